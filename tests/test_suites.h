@@ -1,0 +1,11 @@
+/* test_suites.h - one registration function per module's test file. Each
+ * adds its CUnit suites and returns 0, or non-zero on a CUnit error. */
+#ifndef CR_TEST_SUITES_H
+#define CR_TEST_SUITES_H
+
+int cr_test_register_types(void);
+int cr_test_register_table(void);
+int cr_test_register_jsonl(void);
+int cr_test_register_rules(void);
+
+#endif

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# test_cli.sh CUEREF SRC_DIR - the command line as a user meets it: exit codes,
+# one-line errors with FILE:LINE, no partial output files, the bundled examples.
+set -u
+cueref=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+check() { # name, expected exit code, command...
+  local name=$1 want=$2
+  shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [ "$rc" -eq "$want" ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: $name: exit $rc, want $want"; sed 's/^/  stderr: /' "$tmp/err" | head -5
+  fi
+}
+expect_grep() { # name, file, pattern
+  if grep -q -- "$3" "$2"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: $1: '$3' not in $2"; head -5 "$2" | sed 's/^/  /'
+  fi
+}
+
+check "no arguments is a usage error" 2 "$cueref"
+check "--help" 0 "$cueref" --help
+expect_grep "--help lists judge" "$tmp/out" "judge"
+check "unknown command" 2 "$cueref" frobnicate
+expect_grep "unknown command message" "$tmp/err" "unknown command 'frobnicate'"
+for c in review live calibrate sim eval; do
+  check "$c --help" 0 "$cueref" "$c" --help
+  check "$c says it is not available" 1 "$cueref" "$c" x.mp4
+  expect_grep "$c message" "$tmp/err" "not available"
+done
+check "judge --help" 0 "$cueref" judge --help
+check "judge without a file" 2 "$cueref" judge
+check "judge unknown option" 2 "$cueref" judge --frob x
+check "judge missing file" 1 "$cueref" judge "$tmp/nope.jsonl"
+expect_grep "missing file names it" "$tmp/err" "nope.jsonl"
+check "judge bad game" 2 "$cueref" judge "$src/examples/match-9ball.jsonl" --game snooker
+
+# A malformed line: FILE:LINE, exit 1, and no output file written.
+head -n 6 "$src/examples/match-9ball.jsonl" >"$tmp/bad.jsonl"
+echo '{"type":"cushion","t":9.5,"shot":1,"ball":3,"rail":"top","x":1,"y":2}' >>"$tmp/bad.jsonl"
+check "malformed line" 1 "$cueref" judge "$tmp/bad.jsonl" -o "$tmp/out.jsonl"
+expect_grep "malformed line says FILE:LINE" "$tmp/err" "bad.jsonl:7:"
+if [ -e "$tmp/out.jsonl" ] || ls "$tmp"/out.jsonl.* >/dev/null 2>&1; then
+  fail=$((fail + 1)); echo "FAIL: an output file was left behind after an error"
+else pass=$((pass + 1)); fi
+printf '{"type":"session","version":1}\n{not json\n' >"$tmp/bad2.jsonl"
+check "invalid JSON" 1 "$cueref" judge "$tmp/bad2.jsonl"
+expect_grep "invalid JSON line number" "$tmp/err" "bad2.jsonl:2:"
+check "output into a missing directory" 1 "$cueref" judge "$src/examples/match-9ball.jsonl" -o "$tmp/no/dir/x.jsonl"
+
+# The bundled examples: judged, and the output is itself a valid stream.
+check "judge the 9-ball example" 0 "$cueref" judge "$src/examples/match-9ball.jsonl" -o "$tmp/r9.jsonl"
+expect_grep "9-ball example has rulings" "$tmp/r9.jsonl" '"type":"ruling"'
+expect_grep "9-ball example has a wrong-ball foul" "$tmp/r9.jsonl" '"code":"wrong_ball_first"'
+check "the judged output reads back" 0 "$cueref" judge "$tmp/r9.jsonl"
+check "judge the 8-ball example as text" 0 "$cueref" judge "$src/examples/match-8ball.jsonl" --game 8ball --text
+expect_grep "8-ball text summary" "$tmp/out" "shot 0 at"
+check "judge from stdin" 0 sh -c "'$cueref' judge - < '$src/examples/match-9ball.jsonl'"
+check "demo" 0 "$cueref" demo
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -75,7 +75,7 @@ static void clock_text(double t, char out[32])
 }
 
 /* One readable line per ruling (fouls are listed inside the ruling). */
-static int text_line(cr_buf_t *b, const cr_event_t *ev)
+static int text_line(cr_buf_t *b, const cr_event_t *ev, cr_game_t game)
 {
     const cr_ruling_t *r = &ev->ruling;
     char when[32], calls[256] = "";
@@ -90,8 +90,7 @@ static int text_line(cr_buf_t *b, const cr_event_t *ev)
         size_t n = strlen(calls);
 
         snprintf(calls + n, sizeof(calls) - n, "%s%s (%s)", i ? ", " : "FOUL ", r->fouls[i],
-                 cr_rules_foul_rule(r->fouls[i], CR_GAME_NONE)[0] ? cr_rules_foul_rule(r->fouls[i], CR_GAME_NONE)
-                                                                   : "game rule");
+                 cr_rules_foul_rule(r->fouls[i], game));
     }
     if (r->kind == CR_RULING_BETWEEN)
         return buf_printf(b, "between shots at %s, player %d: %s -- %s\n", when, r->player, calls, r->detail);
@@ -236,14 +235,14 @@ static int judge_stream(const char *path, const judge_opts_t *o, cr_buf_t *jsonl
         }
         for (k = 0; k < n; k++) {
             st = cr_jsonl_format(&out[k], line, 16384);
-            if (st < 0 || buf_add(jsonl, line, (size_t)st) || buf_add(jsonl, "\n", 1) || text_line(text, &out[k]))
+            if (st < 0 || buf_add(jsonl, line, (size_t)st) || buf_add(jsonl, "\n", 1) || text_line(text, &out[k], p.game))
                 goto nomem;
         }
     }
     n = cr_judge_finish(judge, out, CR_JUDGE_MAX_OUT);
     for (k = 0; k < n; k++) {
         st = cr_jsonl_format(&out[k], line, 16384);
-        if (st < 0 || buf_add(jsonl, line, (size_t)st) || buf_add(jsonl, "\n", 1) || text_line(text, &out[k]))
+        if (st < 0 || buf_add(jsonl, line, (size_t)st) || buf_add(jsonl, "\n", 1) || text_line(text, &out[k], p.game))
             goto nomem;
     }
     rc = CR_EXIT_OK;

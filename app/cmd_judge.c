@@ -6,6 +6,7 @@
  * The whole input is read and judged before anything is written, so a
  * malformed line (reported as FILE:LINE) leaves no partial output.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <math.h>
@@ -21,11 +22,32 @@
 #define CR_EXAMPLES_DIR "examples"
 #endif
 
-/* A growing text buffer for the output. */
+/* A growing text buffer for the summary. */
 typedef struct {
     char *data;
     size_t len, cap;
 } cr_buf_t;
+
+/* The derived events, kept until the whole input has been judged. */
+typedef struct {
+    cr_event_t *ev;
+    size_t n, cap;
+} cr_evbuf_t;
+
+static int evbuf_add(cr_evbuf_t *b, const cr_event_t *ev)
+{
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 64;
+        cr_event_t *d = realloc(b->ev, cap * sizeof(*d));
+
+        if (!d)
+            return CR_ERR_NOMEM;
+        b->ev = d;
+        b->cap = cap;
+    }
+    b->ev[b->n++] = *ev;
+    return CR_OK;
+}
 
 static int buf_add(cr_buf_t *b, const char *s, size_t n)
 {
@@ -128,19 +150,17 @@ typedef struct {
 } judge_opts_t;
 
 /* Judges one stream into the buffers. Returns an exit code. */
-static int judge_stream(const char *path, const judge_opts_t *o, cr_buf_t *jsonl, cr_buf_t *text)
+static int judge_stream(const char *path, const judge_opts_t *o, cr_evbuf_t *events, cr_buf_t *text)
 {
     cr_jsonl_reader_t *rd = NULL;
     cr_judge_t *judge = NULL;
     cr_rules_params_t p;
     cr_event_t *ev = NULL, *out = NULL, session;
-    char *line = NULL;
     int rc = CR_EXIT_FAIL, st, n, i, k;
 
-    line = malloc(16384);
     ev = malloc(sizeof(*ev));
     out = malloc(sizeof(*out) * CR_JUDGE_MAX_OUT);
-    if (!line || !ev || !out) {
+    if (!ev || !out) {
         cr_cli_error("out of memory");
         goto done;
     }
@@ -213,8 +233,7 @@ static int judge_stream(const char *path, const judge_opts_t *o, cr_buf_t *jsonl
     ev->table_length_mm = p.table.length_mm;
     ev->table_width_mm = p.table.width_mm;
     snprintf(ev->rules, sizeof(ev->rules), "%s", o->rules ? o->rules : (session.rules[0] ? session.rules : "wpa2008"));
-    n = cr_jsonl_format(ev, line, 16384);
-    if (n < 0 || buf_add(jsonl, line, (size_t)n) || buf_add(jsonl, "\n", 1))
+    if (evbuf_add(events, ev))
         goto nomem;
     if (buf_printf(text, "== %s: game %s, rules %s, table %.0f x %.0f mm\n", path, cr_game_name(p.game), ev->rules,
                    p.table.length_mm, p.table.width_mm))
@@ -233,18 +252,14 @@ static int judge_stream(const char *path, const judge_opts_t *o, cr_buf_t *jsonl
             fprintf(stderr, "cueref: %s:%ld: %s\n", path, cr_jsonl_reader_line(rd), cr_judge_error(judge));
             goto done;
         }
-        for (k = 0; k < n; k++) {
-            st = cr_jsonl_format(&out[k], line, 16384);
-            if (st < 0 || buf_add(jsonl, line, (size_t)st) || buf_add(jsonl, "\n", 1) || text_line(text, &out[k], p.game))
+        for (k = 0; k < n; k++)
+            if (evbuf_add(events, &out[k]) || text_line(text, &out[k], p.game))
                 goto nomem;
-        }
     }
     n = cr_judge_finish(judge, out, CR_JUDGE_MAX_OUT);
-    for (k = 0; k < n; k++) {
-        st = cr_jsonl_format(&out[k], line, 16384);
-        if (st < 0 || buf_add(jsonl, line, (size_t)st) || buf_add(jsonl, "\n", 1) || text_line(text, &out[k], p.game))
+    for (k = 0; k < n; k++)
+        if (evbuf_add(events, &out[k]) || text_line(text, &out[k], p.game))
             goto nomem;
-    }
     rc = CR_EXIT_OK;
     goto done;
 nomem:
@@ -252,48 +267,40 @@ nomem:
 done:
     cr_judge_destroy(judge);
     cr_jsonl_reader_destroy(rd);
-    free(line);
     free(ev);
     free(out);
     return rc;
 }
 
-/* Writes the results where the options say. */
-static int write_results(const judge_opts_t *o, const cr_buf_t *jsonl, const cr_buf_t *text)
+/* Writes the results where the options say: JSON lines to -o FILE (through a
+ * temporary renamed into place) or stdout, the summary to stdout. */
+static int write_results(const judge_opts_t *o, const cr_evbuf_t *events, const cr_buf_t *text)
 {
-    FILE *f;
+    cr_jsonl_writer_t *w = NULL;
+    const char *dest = o->out ? o->out : "-";
+    size_t i;
 
-    if (o->out) {
-        char tmp[4096];
-        int n = snprintf(tmp, sizeof(tmp), "%s.tmp", o->out);
-
-        if (n < 0 || (size_t)n >= sizeof(tmp)) {
-            cr_cli_error("output path too long");
-            return CR_EXIT_FAIL;
-        }
-        f = fopen(tmp, "wb");
-        if (!f) {
-            cr_cli_error("cannot write %s: %s", o->out, "cannot create the file (does the directory exist?)");
-            return CR_EXIT_FAIL;
-        }
-        if (fwrite(jsonl->data, 1, jsonl->len, f) != jsonl->len || fflush(f) != 0) {
-            fclose(f);
-            remove(tmp);
-            cr_cli_error("cannot write %s", o->out);
-            return CR_EXIT_FAIL;
-        }
-        if (fclose(f) != 0 || rename(tmp, o->out) != 0) {
-            remove(tmp);
-            cr_cli_error("cannot write %s", o->out);
-            return CR_EXIT_FAIL;
-        }
+    if (!o->out && o->text) {
         fwrite(text->data, 1, text->len, stdout);
-        return CR_EXIT_OK;
+        return fflush(stdout) == 0 ? CR_EXIT_OK : CR_EXIT_FAIL;
     }
-    if (o->text)
+    if (cr_jsonl_writer_open(dest, &w) != CR_OK) {
+        cr_cli_error("cannot write %s: %s", dest, strerror(errno));
+        return CR_EXIT_FAIL;
+    }
+    for (i = 0; i < events->n; i++) {
+        if (cr_jsonl_writer_write(w, &events->ev[i]) != CR_OK) {
+            cr_cli_error("cannot write %s: %s", dest, cr_jsonl_writer_error(w));
+            cr_jsonl_writer_abort(w);
+            return CR_EXIT_FAIL;
+        }
+    }
+    if (cr_jsonl_writer_commit(w) != CR_OK) {
+        cr_cli_error("cannot write %s", dest);
+        return CR_EXIT_FAIL;
+    }
+    if (o->out && text->len)
         fwrite(text->data, 1, text->len, stdout);
-    else
-        fwrite(jsonl->data, 1, jsonl->len, stdout);
     return fflush(stdout) == 0 ? CR_EXIT_OK : CR_EXIT_FAIL;
 }
 
@@ -307,7 +314,8 @@ int cr_cmd_judge(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     judge_opts_t o;
-    cr_buf_t jsonl = {0}, text = {0};
+    cr_evbuf_t events = {0};
+    cr_buf_t text = {0};
     int c, rc;
 
     memset(&o, 0, sizeof(o));
@@ -356,10 +364,10 @@ int cr_cmd_judge(int argc, char **argv)
                      optind >= argc ? "give one EVENTS.jsonl file" : "give exactly one EVENTS.jsonl file");
         return CR_EXIT_USAGE;
     }
-    rc = judge_stream(argv[optind], &o, &jsonl, &text);
+    rc = judge_stream(argv[optind], &o, &events, &text);
     if (rc == CR_EXIT_OK)
-        rc = write_results(&o, &jsonl, &text);
-    free(jsonl.data);
+        rc = write_results(&o, &events, &text);
+    free(events.ev);
     free(text.data);
     return rc;
 }
@@ -374,7 +382,8 @@ int cr_cmd_demo(int argc, char **argv)
         {"match-8ball.jsonl", "8ball"},
     };
     judge_opts_t o;
-    cr_buf_t jsonl = {0}, text = {0};
+    cr_evbuf_t events = {0};
+    cr_buf_t text = {0};
     char path[4096];
     size_t i;
     int rc = CR_EXIT_OK;
@@ -395,17 +404,17 @@ int cr_cmd_demo(int argc, char **argv)
         o.text = true;
         snprintf(path, sizeof(path), "%s/%s", CR_EXAMPLES_DIR, demos[i].file);
         text.len = 0;
-        jsonl.len = 0;
-        rc = judge_stream(path, &o, &jsonl, &text);
+        events.n = 0;
+        rc = judge_stream(path, &o, &events, &text);
         if (rc == CR_EXIT_OK)
-            rc = write_results(&o, &jsonl, &text);
+            rc = write_results(&o, &events, &text);
         printf("\n");
     }
     if (rc == CR_EXIT_OK)
         printf("The event streams are in %s; judge one yourself with\n"
                "  cueref judge %s/match-9ball.jsonl --game 9ball --text\n",
                CR_EXAMPLES_DIR, CR_EXAMPLES_DIR);
-    free(jsonl.data);
+    free(events.ev);
     free(text.data);
     return rc;
 }

@@ -165,7 +165,7 @@ static int judge_stream(const char *path, const judge_opts_t *o, cr_evbuf_t *eve
         goto done;
     }
     if (cr_jsonl_reader_open(path, &rd) != CR_OK) {
-        cr_cli_error("%s: cannot open: %s", path, rd ? cr_jsonl_reader_error(rd) : "no such file or unreadable");
+        cr_cli_error("%s: cannot open: %s", path, strerror(errno));
         goto done;
     }
     st = cr_jsonl_reader_next(rd, &session);

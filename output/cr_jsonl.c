@@ -883,7 +883,7 @@ static void cr_append(cr_bctx_t *b, json_t *arr, json_t *v)
 static double cr_round(double v, double scale)
 {
     if (scale <= 0.0 || !(fabs(v) < CR_ROUND_LIMIT))
-        return v;
+        return v + 0.0;
     return round(v * scale) / scale + 0.0;
 }
 
@@ -1215,8 +1215,8 @@ static int cr_build(const cr_event_t *ev, json_t **out, char *err, size_t err_le
             cr_put_int(&b, o, "shot", ev->shot, 0, INT_MAX);
         else if (cr_shot_required(type) || ev->shot != -1)
             cr_bad(&b, "\"shot\" is out of range: %d", ev->shot);
-        else if (type == CR_EV_DISTURBED)
-            cr_put(&b, o, "shot", json_null()); /* SPEC §3: "shot or null" */
+        else if (type == CR_EV_DISTURBED || type == CR_EV_RULING || type == CR_EV_INPUT)
+            cr_put(&b, o, "shot", json_null()); /* in the type's SPEC §3 row: null */
     }
 
     switch (type) {

@@ -7,8 +7,8 @@
  * fields are ignored (SPEC §3). Blank lines are skipped.
  *
  * Writer: to a file it writes PATH.tmp-XXXXXX next to PATH and renames it
- * over PATH on commit; abort (or destroy without commit) removes the
- * temporary, so PATH is either the complete old file or the complete new one.
+ * over PATH on commit; abort removes the temporary, so PATH is either the
+ * complete old file or the complete new one.
  * "-" means stdout (no atomicity).
  *
  * Objects are not thread-safe; use one per thread.
@@ -28,20 +28,24 @@ typedef struct cr_jsonl_reader cr_jsonl_reader_t;
 typedef struct cr_jsonl_writer cr_jsonl_writer_t;
 
 /* A buffer this long holds any line cr_jsonl_format writes (the longest
- * possible event, every string at its capacity and escaped, is about 11 KB). */
+ * possible event, a ruling with every array full and every string at its
+ * capacity of escaped control characters, is under 10 KB). */
 #define CR_JSONL_LINE_MAX 16384
 
 /* Parses one line (without its newline; a trailing '\r' is allowed) into
- * *ev. is_first says whether this is the stream's first line, which must be
- * the session line and is the only line allowed without "t".
+ * *ev; exactly len bytes are read (line need not be NUL-terminated).
+ * is_first says whether this is the stream's first non-blank line, which
+ * must be the session line (a line of unknown type there is an error too).
+ * Session lines are the only ones allowed without "t".
  * Returns 0 on success, 1 when the line is blank or of an unknown type
  * (nothing to do; *ev unspecified), CR_ERR_PARSE with a message in err
- * (no "FILE:LINE:" prefix) otherwise. */
+ * (no "FILE:LINE:" prefix; the field is named, e.g.
+ * `cushion: unknown rail "top"`) otherwise. Thread-safe. */
 int cr_jsonl_parse_line(const char *line, size_t len, int is_first, cr_event_t *ev, char *err, size_t err_len);
 
 /* Opens path for reading ("-" = stdin). Returns 0, CR_ERR_NOMEM, or
- * CR_ERR_IO (message via *out's error if *out was created, else errno). On
- * failure *out is left untouched. */
+ * CR_ERR_IO (errno says why: ENOENT, EACCES, EISDIR...), CR_ERR_INVALID for
+ * a NULL argument. On failure *out is left untouched. */
 int cr_jsonl_reader_open(const char *path, cr_jsonl_reader_t **out);
 /* Reads the next event. Returns 1 when *ev was filled, 0 at end of file,
  * CR_ERR_PARSE, CR_ERR_IO or CR_ERR_NOMEM on failure (see
@@ -67,8 +71,12 @@ int cr_jsonl_format(const cr_event_t *ev, char *buf, size_t cap);
 /* The same, with a message saying what is wrong in err (may be NULL). */
 int cr_jsonl_format_msg(const cr_event_t *ev, char *buf, size_t cap, char *err, size_t err_len);
 
-/* Opens path for writing ("-" = stdout). Returns 0, CR_ERR_NOMEM or
- * CR_ERR_IO; on failure *out is untouched. */
+/* Opens path for writing ("-" = stdout): creates PATH.tmp-XXXXXX with the
+ * permissions of the file it will replace (0644 for a new one). Returns 0,
+ * CR_ERR_NOMEM or CR_ERR_IO (errno says why, e.g. ENOENT for a directory
+ * that does not exist, EISDIR when path is a directory), CR_ERR_INVALID for
+ * a NULL or empty path; on failure *out is untouched and nothing is left
+ * behind. */
 int cr_jsonl_writer_open(const char *path, cr_jsonl_writer_t **out);
 /* Writes one event and a newline (to stdout: flushed at once). Returns 0,
  * CR_ERR_INVALID or CR_ERR_NOMEM (nothing written; the writer stays usable),

@@ -876,6 +876,20 @@ static void test_format_exact(void)
     CU_ASSERT_STRING_EQUAL(line, "{\"type\":\"disturbed\",\"t\":3.0,\"shot\":null,\"ball\":4,"
                                  "\"x\":1.0,\"y\":2.0}");
 
+    /* "shot" absent: null where the SPEC row has it, omitted elsewhere. */
+    cr_event_init(&ev, CR_EV_INPUT);
+    ev.t = 30;
+    ev.input_kind = CR_INPUT_SAFETY;
+    CU_ASSERT_TRUE(cr_jsonl_format(&ev, line, sizeof(line)) > 0);
+    CU_ASSERT_STRING_EQUAL(line, "{\"type\":\"input\",\"t\":30.0,\"shot\":null,\"kind\":\"safety\"}");
+    cr_event_init(&ev, CR_EV_PLACED);
+    ev.t = 31;
+    ev.ball = 0;
+    ev.x = 1;
+    ev.y = 2;
+    CU_ASSERT_TRUE(cr_jsonl_format(&ev, line, sizeof(line)) > 0);
+    CU_ASSERT_STRING_EQUAL(line, "{\"type\":\"placed\",\"t\":31.0,\"ball\":0,\"x\":1.0,\"y\":2.0}");
+
     cr_event_init(&ev, CR_EV_FOUL);
     ev.t = 4.5;
     ev.shot = 1;

@@ -17,6 +17,7 @@ static const struct {
     {"table", cr_test_register_table},
     {"jsonl", cr_test_register_jsonl},
     {"rules", cr_test_register_rules},
+    {"scenario", cr_test_register_scenario},
 };
 
 int main(int argc, char **argv)

@@ -34,9 +34,7 @@ static const cr_command_t commands[] = {
     {"sim", NULL, "simulate and render shots with exact ground truth",
      "usage: cueref sim SCENARIO.json | --random N [--seed S] -o DIR [--fps F] [--size WxH]\n"
      "Simulates shots and renders them as an overhead camera films them (SPEC §2, §4).\n"},
-    {"eval", NULL, "score an event stream against ground truth",
-     "usage: cueref eval --truth TRUTH.jsonl --events EVENTS.jsonl [--positions POS.csv]\n"
-     "Scores events against ground truth and prints metrics as JSON (SPEC §4).\n"},
+    {"eval", cr_cmd_eval, "score an event stream against ground truth", NULL},
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

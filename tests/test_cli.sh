@@ -29,7 +29,7 @@ check "--help" 0 "$cueref" --help
 expect_grep "--help lists judge" "$tmp/out" "judge"
 check "unknown command" 2 "$cueref" frobnicate
 expect_grep "unknown command message" "$tmp/err" "unknown command 'frobnicate'"
-for c in review live calibrate sim eval; do
+for c in review live calibrate sim; do
   check "$c --help" 0 "$cueref" "$c" --help
   check "$c says it is not available" 1 "$cueref" "$c" x.mp4
   expect_grep "$c message" "$tmp/err" "not available"
@@ -53,6 +53,32 @@ printf '{"type":"session","version":1}\n{not json\n' >"$tmp/bad2.jsonl"
 check "invalid JSON" 1 "$cueref" judge "$tmp/bad2.jsonl"
 expect_grep "invalid JSON line number" "$tmp/err" "bad2.jsonl:2:"
 check "output into a missing directory" 1 "$cueref" judge "$src/examples/match-9ball.jsonl" -o "$tmp/no/dir/x.jsonl"
+
+# eval: scores a stream against ground truth (docs/EVAL.md); the truth against itself is
+# perfect; a malformed line or CSV row is FILE:LINE and exit 1; usage errors exit 2.
+ev="$src/tests/data/eval"
+check "eval --help" 0 "$cueref" eval --help
+check "eval without files" 2 "$cueref" eval
+check "eval with only the truth" 2 "$cueref" eval --truth "$ev/truth-9ball.jsonl"
+check "eval unknown option" 2 "$cueref" eval --truth "$ev/truth-9ball.jsonl" --events "$ev/truth-9ball.jsonl" --frob
+check "eval bad window" 2 "$cueref" eval --truth "$ev/truth-9ball.jsonl" --events "$ev/truth-9ball.jsonl" --window-collision -1
+check "eval missing file" 1 "$cueref" eval --truth "$ev/truth-9ball.jsonl" --events "$tmp/nope.jsonl"
+expect_grep "eval missing file names it" "$tmp/err" "nope.jsonl"
+check "eval malformed line" 1 "$cueref" eval --truth "$ev/truth-9ball.jsonl" --events "$tmp/bad.jsonl"
+expect_grep "eval malformed line says FILE:LINE" "$tmp/err" "bad.jsonl:7:"
+printf 'frame,t,id,x,y,visible\n0,1.0,0,1,2,7\n' >"$tmp/bad.csv"
+check "eval malformed CSV" 1 "$cueref" eval --truth "$ev/truth-9ball.jsonl" --events "$ev/truth-9ball.jsonl" --positions "$tmp/bad.csv"
+expect_grep "eval malformed CSV says FILE:LINE" "$tmp/err" "bad.csv:2:"
+check "eval the truth against itself" 0 "$cueref" eval --truth "$ev/truth-9ball.jsonl" --events "$ev/truth-9ball.jsonl"
+expect_grep "eval prints recall" "$tmp/out" '"recall": 1.0'
+expect_grep "eval prints a table on stderr" "$tmp/err" "first contact: 6 of 6 shots correct"
+cp "$tmp/out" "$tmp/eval.json"
+if command -v python3 >/dev/null 2>&1; then check "eval prints one JSON object" 0 python3 -m json.tool "$tmp/eval.json"; fi
+check "eval positions" 0 "$cueref" eval --truth "$ev/truth-9ball.jsonl" --events "$ev/events-positions.jsonl" --positions "$ev/positions.csv" --json-only
+expect_grep "eval position error" "$tmp/out" '"median": 1.0'
+expect_grep "eval identity accuracy" "$tmp/out" '"identity_accuracy": 0.888889'
+if [ -s "$tmp/err" ]; then fail=$((fail + 1)); echo "FAIL: eval --json-only wrote to stderr"; else pass=$((pass + 1)); fi
+check "eval from stdin" 0 sh -c "'$cueref' eval --truth '$ev/truth-9ball.jsonl' --events - --json-only < '$ev/truth-9ball.jsonl'"
 
 # The bundled examples: judged, and the output is itself a valid stream.
 check "judge the 9-ball example" 0 "$cueref" judge "$src/examples/match-9ball.jsonl" -o "$tmp/r9.jsonl"

@@ -18,6 +18,7 @@ static const struct {
     {"jsonl", cr_test_register_jsonl},
     {"rules", cr_test_register_rules},
     {"scenario", cr_test_register_scenario},
+    {"eval", cr_test_register_eval},
 };
 
 int main(int argc, char **argv)

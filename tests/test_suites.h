@@ -8,5 +8,6 @@ int cr_test_register_table(void);
 int cr_test_register_jsonl(void);
 int cr_test_register_rules(void);
 int cr_test_register_scenario(void);
+int cr_test_register_eval(void);
 
 #endif

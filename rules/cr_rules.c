@@ -898,10 +898,9 @@ static void stroke_fouls(cr_judge_t *j, const cr_event_t *ev)
     int i, n = 0;
     double limit, took;
 
-    /* 6.9 Balls Still Moving */
+    /* 6.9 Balls Still Moving (the struck ball included: a cue ball that still
+     * rolls when it is struck is a ball in play moving) */
     for (i = 0; i < ev->n_moving; i++) {
-        if (ev->moving[i] == ev->ball)
-            continue;
         cr_appendf(list, sizeof(list), "%s%s", n ? ", " : "", cr_ball_str(ev->moving[i], b));
         n++;
     }

@@ -31,9 +31,7 @@ static const cr_command_t commands[] = {
     {"calibrate", NULL, "find the table in a frame, video or camera",
      "usage: cueref calibrate INPUT [-o table.json] [--table SIZE] [--corners \"x,y;...\"]\n"
      "Finds the playing surface and writes a calibration file (SPEC §2, §5).\n"},
-    {"sim", NULL, "simulate and render shots with exact ground truth",
-     "usage: cueref sim SCENARIO.json | --random N [--seed S] -o DIR [--fps F] [--size WxH]\n"
-     "Simulates shots and renders them as an overhead camera films them (SPEC §2, §4).\n"},
+    {"sim", cr_cmd_sim, "simulate and film shots with exact ground truth", NULL},
     {"eval", cr_cmd_eval, "score an event stream against ground truth", NULL},
 };
 

@@ -29,7 +29,7 @@ check "--help" 0 "$cueref" --help
 expect_grep "--help lists judge" "$tmp/out" "judge"
 check "unknown command" 2 "$cueref" frobnicate
 expect_grep "unknown command message" "$tmp/err" "unknown command 'frobnicate'"
-for c in review live calibrate sim; do
+for c in review live calibrate; do
   check "$c --help" 0 "$cueref" "$c" --help
   check "$c says it is not available" 1 "$cueref" "$c" x.mp4
   expect_grep "$c message" "$tmp/err" "not available"
@@ -89,6 +89,37 @@ check "judge the 8-ball example as text" 0 "$cueref" judge "$src/examples/match-
 expect_grep "8-ball text summary" "$tmp/out" "shot 0 at"
 check "judge from stdin" 0 sh -c "'$cueref' judge - < '$src/examples/match-9ball.jsonl'"
 check "demo" 0 "$cueref" demo
+
+# sim: a short scenario, filmed small; the truth reads back and judges; a bad
+# scenario fails with a message and leaves no files.
+cat >"$tmp/short.json" <<'JSON'
+{"version":1,"game":"9ball","fps":30,"size":"192x108","blur":2,
+ "balls":[{"id":0,"x":1900,"y":900},{"id":3,"x":2300,"y":1100}],
+ "shots":[{"aim":{"ball":3},"speed":2.5}]}
+JSON
+check "sim --help" 0 "$cueref" sim --help
+check "sim without arguments" 2 "$cueref" sim
+check "sim bad option" 2 "$cueref" sim "$tmp/short.json" -o "$tmp/s" --frob
+check "sim short scenario" 0 "$cueref" sim "$tmp/short.json" -o "$tmp/s"
+for f in clip.mp4 truth.jsonl positions.csv calib.json; do
+  if [ -s "$tmp/s/$f" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: sim did not write $f"; fi
+done
+expect_grep "sim truth has the pocket" "$tmp/s/truth.jsonl" '"type":"pocket"'
+expect_grep "sim positions header" "$tmp/s/positions.csv" '^frame,t,id,x,y,visible$'
+expect_grep "sim calib corners" "$tmp/s/calib.json" 'corners_px'
+check "sim truth judges" 0 "$cueref" judge "$tmp/s/truth.jsonl"
+check "sim truth scores perfect against itself" 0 "$cueref" eval --truth "$tmp/s/truth.jsonl" --events "$tmp/s/truth.jsonl" --json-only
+expect_grep "sim eval recall" "$tmp/out" '"recall": 1.0'
+if command -v gst-discoverer-1.0 >/dev/null 2>&1; then
+  check "sim clip decodes" 0 gst-discoverer-1.0 "$tmp/s/clip.mp4"
+fi
+printf '{"version":1,"balls":[{"id":0,"x":600,"y":600},{"id":3,"x":610,"y":600}],"shots":[{"aim":{"deg":0}}]}' >"$tmp/overlap.json"
+check "sim overlapping balls" 1 "$cueref" sim "$tmp/overlap.json" -o "$tmp/o"
+expect_grep "sim overlap message" "$tmp/err" "overlap"
+if [ -n "$(ls -A "$tmp/o" 2>/dev/null)" ]; then fail=$((fail + 1)); echo "FAIL: sim left files after an error"; ls -la "$tmp/o"; else pass=$((pass + 1)); fi
+check "sim missing scenario" 1 "$cueref" sim "$tmp/nope.json" -o "$tmp/n"
+check "sim random, no video" 0 "$cueref" sim --random 4 --seed 2 --no-video -o "$tmp/r"
+check "sim random truth judges" 0 "$cueref" judge "$tmp/r/truth.jsonl" --game 9ball
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -18,6 +18,9 @@ static const struct {
     {"jsonl", cr_test_register_jsonl},
     {"rules", cr_test_register_rules},
     {"scenario", cr_test_register_scenario},
+    {"physics", cr_test_register_physics},
+    {"render", cr_test_register_render},
+    {"simulate", cr_test_register_simulate},
     {"eval", cr_test_register_eval},
 };
 

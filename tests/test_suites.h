@@ -8,6 +8,9 @@ int cr_test_register_table(void);
 int cr_test_register_jsonl(void);
 int cr_test_register_rules(void);
 int cr_test_register_scenario(void);
+int cr_test_register_physics(void);
+int cr_test_register_render(void);
+int cr_test_register_simulate(void);
 int cr_test_register_eval(void);
 
 #endif

@@ -1,0 +1,208 @@
+/*
+ * test_simulate.c - the simulated match end to end, without video: the truth
+ * stream reads back, the rules engine's calls in it follow from what the
+ * physics did, scripted match events come out as the events and fouls they
+ * stand for, and the same seed gives the same bytes.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/Basic.h>
+
+#include "cr_jsonl.h"
+#include "cr_player.h"
+#include "cr_simulate.h"
+#include "test_suites.h"
+
+#define MAX_LINES 4096
+
+typedef struct {
+    char *lines[MAX_LINES];
+    int n;
+    int frames;
+    int visible_rows;
+} sink_t;
+
+static int on_event(void *user, const cr_event_t *ev)
+{
+    sink_t *s = user;
+    char buf[CR_JSONL_LINE_MAX];
+
+    if (s->n >= MAX_LINES || cr_jsonl_format(ev, buf, sizeof(buf)) < 0)
+        return 1;
+    s->lines[s->n] = strdup(buf);
+    return s->lines[s->n++] ? 0 : 1;
+}
+
+static int on_frame(void *user, int index, double t, const uint8_t *rgb, int stride,
+                    const cr_frame_ball_t balls[CR_NUM_BALLS])
+{
+    sink_t *s = user;
+    int i;
+
+    (void)index;
+    (void)t;
+    (void)rgb;
+    (void)stride;
+    s->frames++;
+    for (i = 0; i < CR_NUM_BALLS; i++)
+        s->visible_rows += balls[i].visible;
+    return 0;
+}
+
+static void sink_free(sink_t *s)
+{
+    int i;
+
+    for (i = 0; i < s->n; i++)
+        free(s->lines[i]);
+    memset(s, 0, sizeof(*s));
+}
+
+static int count(const sink_t *s, const char *needle)
+{
+    int i, n = 0;
+
+    for (i = 0; i < s->n; i++)
+        if (strstr(s->lines[i], needle))
+            n++;
+    return n;
+}
+
+static int run(const char *text, sink_t *out)
+{
+    static cr_scenario_t scn;
+    cr_simulate_opts_t o;
+    cr_simulate_sink_t sink = {on_event, on_frame, out};
+    char err[256];
+
+    if (cr_scenario_parse(text, &scn, err, sizeof(err)) != CR_OK) {
+        fprintf(stderr, "\nscenario: %s\n", err);
+        return -1;
+    }
+    cr_simulate_opts_defaults(&o);
+    o.render = false;
+    if (cr_simulate_run(&scn, &o, cr_simulate_scenario_shots, &scn, &sink, err, sizeof(err)) != CR_OK) {
+        fprintf(stderr, "\nsimulate: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* A straight shot into the foot-right corner: stroke, one collision, a pocket,
+ * rest; legal, and the truth reads back line by line. */
+static void test_straight_pot(void)
+{
+    sink_t s = {0};
+    cr_event_t ev;
+    char err[256];
+    int i;
+
+    CU_ASSERT_EQUAL_FATAL(run("{\"version\":1,\"balls\":[{\"id\":0,\"x\":1900,\"y\":900},"
+                              "{\"id\":3,\"x\":2300,\"y\":1100}],"
+                              "\"shots\":[{\"aim\":{\"ball\":3},\"speed\":2.5}]}",
+                              &s),
+                          0);
+    CU_ASSERT_EQUAL(count(&s, "\"type\":\"stroke\""), 1);
+    CU_ASSERT_EQUAL(count(&s, "\"type\":\"collision\",\"t\""), 1);
+    CU_ASSERT_EQUAL(count(&s, "\"type\":\"pocket\""), 1);
+    CU_ASSERT_EQUAL(count(&s, "\"pocket\":\"foot-right\""), 1);
+    CU_ASSERT_EQUAL(count(&s, "\"type\":\"rest\""), 1);
+    CU_ASSERT_EQUAL(count(&s, "\"type\":\"foul\""), 0);
+    CU_ASSERT_EQUAL(count(&s, "\"legal\":true"), 1);
+    CU_ASSERT_TRUE(s.frames > 60);
+    for (i = 0; i < s.n; i++) {
+        if (cr_jsonl_parse_line(s.lines[i], strlen(s.lines[i]), i == 0, &ev, err, sizeof(err)) != 0) {
+            fprintf(stderr, "\ntruth line %d: %s\n", i + 1, err);
+            CU_FAIL("truth line does not read back");
+        }
+    }
+    sink_free(&s);
+}
+
+/* Scripted match events: a touched ball (6.6), a stroke while balls still
+ * roll (6.9), the cue ball placed by hand, a hanging ball that drops later. */
+static void test_scripted(void)
+{
+    sink_t s = {0};
+
+    CU_ASSERT_EQUAL_FATAL(
+        run("{\"version\":1,\"balls\":[{\"id\":0,\"x\":600,\"y\":600},{\"id\":3,\"x\":1500,\"y\":600},"
+            "{\"id\":5,\"x\":1200,\"y\":300},{\"id\":7,\"x\":2505,\"y\":1235}],"
+            "\"shots\":[{\"aim\":{\"ball\":3},\"speed\":2.0,"
+            "\"script\":[{\"touch\":5,\"t\":0.3,\"v\":[150,0]},{\"drop\":7,\"t\":0.5}]},"
+            "{\"wait\":1.0,\"place\":[500,400],\"aim\":{\"deg\":0},\"speed\":1.5}]}",
+            &s),
+        0);
+    CU_ASSERT_EQUAL(count(&s, "\"type\":\"disturbed\""), 1);
+    CU_ASSERT_EQUAL(count(&s, "\"code\":\"touched_ball\""), 1);
+    CU_ASSERT_EQUAL(count(&s, "\"type\":\"pocket\",\"t\""), 1);
+    CU_ASSERT_EQUAL(count(&s, "\"ball\":7,\"pocket\":\"foot-right\""), 1);
+    sink_free(&s);
+}
+
+/* A stroke while balls still move: the moving list and the 6.9 foul. */
+static void test_early_stroke(void)
+{
+    sink_t s = {0};
+
+    CU_ASSERT_EQUAL_FATAL(run("{\"version\":1,\"balls\":[{\"id\":0,\"x\":600,\"y\":600},"
+                              "{\"id\":3,\"x\":1500,\"y\":600},{\"id\":9,\"x\":700,\"y\":1000}],"
+                              "\"shots\":[{\"aim\":{\"ball\":3},\"speed\":3.0},"
+                              "{\"wait\":-1.5,\"aim\":{\"ball\":9},\"speed\":1.5}]}",
+                              &s),
+                          0);
+    CU_ASSERT_EQUAL(count(&s, "\"type\":\"stroke\""), 2);
+    CU_ASSERT_EQUAL(count(&s, "\"moving\":[]"), 1); /* the first stroke only */
+    CU_ASSERT_EQUAL(count(&s, "\"code\":\"balls_moving\""), 1);
+    sink_free(&s);
+}
+
+/* The same seed gives the same truth, byte for byte; random play makes a
+ * natural mix (pots and fouls). */
+static void test_random_determinism(void)
+{
+    static cr_scenario_t scn;
+    sink_t a = {0}, b = {0};
+    cr_simulate_opts_t o;
+    cr_player_t p;
+    cr_simulate_sink_t sa = {on_event, on_frame, &a}, sb = {on_event, on_frame, &b};
+    char err[256];
+    int i, same = 1;
+
+    CU_ASSERT_EQUAL_FATAL(
+        cr_scenario_parse("{\"version\":1,\"game\":\"9ball\",\"rack\":\"9ball\",\"seed\":11,\"shots\":[]}", &scn, err,
+                          sizeof(err)),
+        CR_OK);
+    cr_simulate_opts_defaults(&o);
+    o.render = false;
+    cr_player_init(&p, scn.game, &scn.table, 40, 11);
+    CU_ASSERT_EQUAL_FATAL(cr_simulate_run(&scn, &o, cr_player_next, &p, &sa, err, sizeof(err)), CR_OK);
+    cr_player_init(&p, scn.game, &scn.table, 40, 11);
+    CU_ASSERT_EQUAL_FATAL(cr_simulate_run(&scn, &o, cr_player_next, &p, &sb, err, sizeof(err)), CR_OK);
+    CU_ASSERT_EQUAL(a.n, b.n);
+    for (i = 0; i < a.n && i < b.n; i++)
+        if (strcmp(a.lines[i], b.lines[i]))
+            same = 0;
+    CU_ASSERT_TRUE(same);
+    CU_ASSERT_EQUAL(count(&a, "\"type\":\"stroke\""), 40);
+    CU_ASSERT_TRUE(count(&a, "\"type\":\"pocket\"") >= 5);
+    CU_ASSERT_TRUE(count(&a, "\"type\":\"foul\"") >= 1);
+    CU_ASSERT_TRUE(count(&a, "\"legal\":true") >= 10);
+    sink_free(&a);
+    sink_free(&b);
+}
+
+int cr_test_register_simulate(void)
+{
+    CU_pSuite s = CU_add_suite("simulate", NULL, NULL);
+
+    if (!s || !CU_add_test(s, "a straight pot", test_straight_pot) ||
+        !CU_add_test(s, "scripted touch, drop, placement", test_scripted) ||
+        !CU_add_test(s, "6.9 stroke while balls move", test_early_stroke) ||
+        !CU_add_test(s, "random play: deterministic, a natural mix", test_random_determinism))
+        return 1;
+    return 0;
+}

@@ -169,7 +169,7 @@ static int parse_balls(ctx_t *c, json_t *arr, cr_scenario_t *s)
 
 static int parse_script(ctx_t *c, json_t *arr, cr_scn_shot_t *sh, size_t shot_i)
 {
-    static const char *const keys[] = {"touch", "drop", "t", "v", NULL};
+    static const char *const keys[] = {"touch", "drop", "leave", "at_contact", "t", "v", NULL};
     size_t i;
     json_t *e, *v;
     char where[64];
@@ -185,6 +185,17 @@ static int parse_script(ctx_t *c, json_t *arr, cr_scn_shot_t *sh, size_t shot_i)
             return fail(c, "%s: want {\"touch\": ball, \"t\", \"v\"} or {\"drop\": ball, \"t\"}", where);
         memset(sc, 0, sizeof(*sc));
         sc->t_s = NAN;
+        if ((v = json_object_get(e, "leave"))) {
+            double nth = 1;
+
+            sc->kind = CR_SCRIPT_LEAVE;
+            sc->t_s = 0;
+            if (get_ball_id(c, v, where, &sc->ball) || get_num(c, e, "at_contact", where, 1, 100, &nth))
+                return CR_ERR_PARSE;
+            sc->nth = (int)nth;
+            sh->n_script++;
+            continue;
+        }
         if (get_num(c, e, "t", where, 0, 600, &sc->t_s))
             return CR_ERR_PARSE;
         if (!isfinite(sc->t_s))
@@ -202,7 +213,7 @@ static int parse_script(ctx_t *c, json_t *arr, cr_scn_shot_t *sh, size_t shot_i)
             if (get_ball_id(c, v, where, &sc->ball))
                 return CR_ERR_PARSE;
         } else {
-            return fail(c, "%s: want \"touch\" or \"drop\"", where);
+            return fail(c, "%s: want \"touch\", \"drop\" or \"leave\"", where);
         }
         sh->n_script++;
     }

@@ -32,7 +32,8 @@ typedef enum {
 /* Something scripted during or after a shot. */
 typedef enum {
     CR_SCRIPT_TOUCH = 0, /* at t after the stroke, ball gets velocity (vx, vy): touched by a hand or the cue */
-    CR_SCRIPT_DROP       /* at t after the stroke, ball (hanging in a pocket mouth) drops into the nearest pocket */
+    CR_SCRIPT_DROP,      /* at t after the stroke, ball (hanging in a pocket mouth) drops into the nearest pocket */
+    CR_SCRIPT_LEAVE      /* ball leaves the table over the rail at its nth cushion contact of the shot */
 } cr_script_kind_t;
 
 typedef struct {
@@ -40,6 +41,7 @@ typedef struct {
     double t_s;     /* seconds after the stroke */
     int ball;
     double vx, vy;  /* mm/s, for a touch */
+    int nth;        /* for a leave: which cushion contact (1 = the first) */
 } cr_scn_script_t;
 
 typedef struct {

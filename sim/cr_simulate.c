@@ -304,6 +304,10 @@ static int apply_script(ctx_t *c, const cr_scn_script_t *sc)
         return fail(c, CR_ERR_INVALID, "physics state");
     if (!st[sc->ball].on_table)
         return 0; /* the ball is gone already: nothing to touch or drop */
+    if (sc->kind == CR_SCRIPT_LEAVE)
+        return cr_sim_leave_at_contact(c->sim, sc->ball, sc->nth) == CR_OK
+                   ? 0
+                   : fail(c, CR_ERR_INVALID, "cannot script ball %d off the table", sc->ball);
     if (sc->kind == CR_SCRIPT_TOUCH) {
         if (cr_sim_nudge(c->sim, cr_sim_time(c->sim), sc->ball, sc->vx, sc->vy) != CR_OK)
             return fail(c, CR_ERR_INVALID, "shot %d: cannot touch ball %d", c->n_strokes - 1, sc->ball);
@@ -407,6 +411,8 @@ static int scratch_rest_time(ctx_t *c, const cr_sim_ball_t st[CR_NUM_BALLS], dou
             cr_sim_wait(sim, t_s + sc->t_s);
         if (sc->kind == CR_SCRIPT_TOUCH)
             cr_sim_nudge(sim, cr_sim_time(sim), sc->ball, sc->vx, sc->vy);
+        else if (sc->kind == CR_SCRIPT_LEAVE)
+            cr_sim_leave_at_contact(sim, sc->ball, sc->nth);
         else
             cr_sim_remove_ball(sim, sc->ball);
     }

@@ -143,6 +143,22 @@ static void test_scripted(void)
     sink_free(&s);
 }
 
+/* A ball scripted to jump the rail: off_table, and the 6.5 foul. */
+static void test_leave(void)
+{
+    sink_t s = {0};
+
+    CU_ASSERT_EQUAL_FATAL(run("{\"version\":1,\"balls\":[{\"id\":0,\"x\":1000,\"y\":600},"
+                              "{\"id\":4,\"x\":1400,\"y\":600}],"
+                              "\"shots\":[{\"aim\":{\"ball\":4},\"speed\":5,"
+                              "\"script\":[{\"leave\":4,\"at_contact\":1}]}]}",
+                              &s),
+                          0);
+    CU_ASSERT_EQUAL(count(&s, "\"type\":\"off_table\""), 1);
+    CU_ASSERT_EQUAL(count(&s, "\"code\":\"object_ball_off_table\""), 1);
+    sink_free(&s);
+}
+
 /* A stroke while balls still move: the moving list and the 6.9 foul. */
 static void test_early_stroke(void)
 {
@@ -202,6 +218,7 @@ int cr_test_register_simulate(void)
     if (!s || !CU_add_test(s, "a straight pot", test_straight_pot) ||
         !CU_add_test(s, "scripted touch, drop, placement", test_scripted) ||
         !CU_add_test(s, "6.9 stroke while balls move", test_early_stroke) ||
+        !CU_add_test(s, "6.5 a ball driven off the table", test_leave) ||
         !CU_add_test(s, "random play: deterministic, a natural mix", test_random_determinism))
         return 1;
     return 0;

@@ -154,13 +154,30 @@ static void sim_usage(FILE *f)
                "  -h, --help        this help\n");
 }
 
+/* mkdir -p */
 static int make_dir(const char *dir)
 {
+    char path[4096];
     struct stat sb;
+    size_t i, n = strlen(dir);
 
-    if (stat(dir, &sb) == 0)
-        return S_ISDIR(sb.st_mode) ? 0 : -1;
-    return mkdir(dir, 0755);
+    if (n == 0 || n >= sizeof(path))
+        return -1;
+    memcpy(path, dir, n + 1);
+    for (i = 1; i <= n; i++) {
+        if (path[i] != '/' && path[i] != '\0')
+            continue;
+        path[i] = '\0';
+        if (stat(path, &sb) != 0) {
+            if (mkdir(path, 0755) != 0 && errno != EEXIST)
+                return -1;
+        } else if (!S_ISDIR(sb.st_mode)) {
+            errno = ENOTDIR;
+            return -1;
+        }
+        path[i] = dir[i];
+    }
+    return 0;
 }
 
 int cr_cmd_sim(int argc, char **argv)

@@ -128,7 +128,10 @@ static void vary_scenario(cr_scenario_t *scn, unsigned long long seed)
     scn->camera.tilt_deg = 8.0 * u[1];
     scn->camera.yaw_deg = (u[2] - 0.5) * 4.0;
     scn->camera.offset_x_mm = (u[3] - 0.5) * 300.0;
-    scn->camera.offset_y_mm = (u[4] - 0.5) * 200.0;
+    /* a tilted camera is mounted off to the side and aimed at the table (the
+     * default camera is 3 m up and leans toward the right cushion) */
+    scn->camera.offset_y_mm = -3000.0 * tan(scn->camera.tilt_deg * 3.14159265358979323846 / 180.0) +
+                              (u[4] - 0.5) * 200.0;
     scn->camera.k1 = -0.2 * u[5] * u[5];
     scn->light = 0.8 + 0.4 * u[6];
     scn->noise = 1.0 + 3.0 * u[7];

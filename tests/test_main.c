@@ -21,6 +21,7 @@ static const struct {
     {"physics", cr_test_register_physics},
     {"render", cr_test_register_render},
     {"simulate", cr_test_register_simulate},
+    {"capture", cr_test_register_capture},
     {"eval", cr_test_register_eval},
 };
 

@@ -11,6 +11,7 @@ int cr_test_register_scenario(void);
 int cr_test_register_physics(void);
 int cr_test_register_render(void);
 int cr_test_register_simulate(void);
+int cr_test_register_capture(void);
 int cr_test_register_eval(void);
 
 #endif

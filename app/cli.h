@@ -13,6 +13,7 @@
 int cr_cmd_judge(int argc, char **argv);
 int cr_cmd_demo(int argc, char **argv);
 int cr_cmd_sim(int argc, char **argv);
+int cr_cmd_calibrate(int argc, char **argv);
 int cr_cmd_eval(int argc, char **argv);
 
 /* Prints "cueref: " and the message to stderr. */

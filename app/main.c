@@ -28,9 +28,7 @@ static const cr_command_t commands[] = {
     {"live", NULL, "analyse a live camera or stream in real time",
      "usage: cueref live [--device /dev/videoN | --uri URI] [--mqtt HOST[:PORT]] [options]\n"
      "Analyses a live source and publishes events as they happen (SPEC §2).\n"},
-    {"calibrate", NULL, "find the table in a frame, video or camera",
-     "usage: cueref calibrate INPUT [-o table.json] [--table SIZE] [--corners \"x,y;...\"]\n"
-     "Finds the playing surface and writes a calibration file (SPEC §2, §5).\n"},
+    {"calibrate", cr_cmd_calibrate, "find the table in a frame or video and write a calibration file", NULL},
     {"sim", cr_cmd_sim, "simulate and film shots with exact ground truth", NULL},
     {"eval", cr_cmd_eval, "score an event stream against ground truth", NULL},
 };

@@ -22,6 +22,7 @@ static const struct {
     {"render", cr_test_register_render},
     {"simulate", cr_test_register_simulate},
     {"capture", cr_test_register_capture},
+    {"calib", cr_test_register_calib},
     {"eval", cr_test_register_eval},
 };
 

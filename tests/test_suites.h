@@ -12,6 +12,7 @@ int cr_test_register_physics(void);
 int cr_test_register_render(void);
 int cr_test_register_simulate(void);
 int cr_test_register_capture(void);
+int cr_test_register_calib(void);
 int cr_test_register_eval(void);
 
 #endif

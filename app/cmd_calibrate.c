@@ -1,0 +1,341 @@
+/*
+ * cmd_calibrate.c - `cueref calibrate INPUT [-o table.json]`: finds the table
+ * in an image, a video or an image sequence and writes the calibration file
+ * (SPEC §5), a PNG that draws what was found, and a summary.
+ *
+ * From a video it takes the per-pixel median of frames spread over the first
+ * seconds, so balls rolling, a cue or an arm passing do not hide the cushions.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cli.h"
+#include "cr_calib.h"
+#include "cr_frame_source.h"
+#include "cr_video_writer.h"
+
+#define MAX_MEDIAN 9
+
+static void calib_usage(FILE *f)
+{
+    fprintf(f, "usage: cueref calibrate INPUT [-o table.json] [options]\n"
+               "Finds the playing surface in an image, video or image sequence (frames/%%04d.png)\n"
+               "and writes the calibration file (SPEC §5) and a PNG that draws what was found.\n\n"
+               "options:\n"
+               "  -o, --out FILE      calibration file (default: table.json); the PNG is FILE.png\n"
+               "  --table SIZE        9ft (default), 8ft, 7ft or LxW in mm\n"
+               "  --head SIDE         image side of the head end: left (default) or right\n"
+               "  --corners \"x,y;x,y;x,y;x,y\"  playing-surface corners in pixels (head-left,\n"
+               "                      head-right, foot-right, foot-left): no automatic finding\n"
+               "  --frames N          frames of a video to take the median of (1..9, default 9)\n"
+               "  -h, --help          this help\n");
+}
+
+static int cmp_u8(const void *a, const void *b)
+{
+    return (int)*(const uint8_t *)a - (int)*(const uint8_t *)b;
+}
+
+/* Reads up to want frames spread over the first 10 s and keeps their median. */
+static int read_median(const char *path, int want, uint8_t **out, int *w, int *h, char *err, size_t errlen)
+{
+    cr_frame_source_params_t p;
+    cr_frame_source_t *src = NULL;
+    cr_frame_t fr;
+    uint8_t *frames[MAX_MEDIAN] = {NULL}, *med = NULL, v[MAX_MEDIAN];
+    int n = 0, st, fn = 0, fd = 1, k, y, x, c;
+    double dur = 0;
+    long step, idx = 0;
+
+    cr_frame_source_params_defaults(&p);
+    p.format = CR_VIDEO_RGB;
+    if (cr_frame_source_open(path, &p, &src, err, errlen) != CR_OK)
+        return -1;
+    cr_frame_source_info(src, w, h, &fn, &fd, &dur);
+    step = (fn > 0 && fd > 0) ? (long)fmax(1.0, (10.0 * fn / fd) / want) : 1;
+    if (dur > 0 && fn > 0 && fd > 0)
+        step = (long)fmax(1.0, fmin(dur, 10.0) * fn / fd / want);
+    while (n < want && (st = cr_frame_source_next(src, &fr)) == 1) {
+        if (idx++ % step)
+            continue;
+        frames[n] = malloc((size_t)fr.width * fr.height * 3);
+        if (!frames[n])
+            break;
+        for (y = 0; y < fr.height; y++)
+            memcpy(frames[n] + (size_t)y * fr.width * 3, fr.planes[0] + (size_t)y * fr.strides[0], (size_t)fr.width * 3);
+        n++;
+    }
+    if (n == 0) {
+        snprintf(err, errlen, "%s", cr_frame_source_error(src)[0] ? cr_frame_source_error(src) : "no frame");
+        cr_frame_source_close(src);
+        return -1;
+    }
+    cr_frame_source_close(src);
+    med = malloc((size_t)*w * *h * 3);
+    if (med) {
+        for (k = 0; k < *w * *h * 3; k++) {
+            for (c = 0; c < n; c++)
+                v[c] = frames[c][k];
+            qsort(v, (size_t)n, 1, cmp_u8);
+            med[k] = v[n / 2];
+        }
+    }
+    for (c = 0; c < n; c++)
+        free(frames[c]);
+    (void)x;
+    if (!med) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    *out = med;
+    return n;
+}
+
+/* ---- drawing for the check image */
+
+static void put(uint8_t *rgb, int w, int h, int x, int y, const uint8_t col[3])
+{
+    if (x < 0 || y < 0 || x >= w || y >= h)
+        return;
+    memcpy(rgb + ((size_t)y * w + x) * 3, col, 3);
+}
+
+static void draw_table_line(uint8_t *rgb, int w, int h, const cr_calib_result_t *r, double x0, double y0, double x1,
+                            double y1, const uint8_t col[3], int thick)
+{
+    int i, n = 400, dx, dy;
+    double u, v;
+
+    for (i = 0; i <= n; i++) {
+        double x = x0 + (x1 - x0) * i / n, y = y0 + (y1 - y0) * i / n;
+
+        if (!cr_calib_table_to_pixel(r, x, y, &u, &v))
+            continue;
+        for (dx = -thick; dx <= thick; dx++)
+            for (dy = -thick; dy <= thick; dy++)
+                put(rgb, w, h, (int)lround(u) + dx, (int)lround(v) + dy, col);
+    }
+}
+
+static void draw_overlay(uint8_t *rgb, int w, int h, const cr_calib_result_t *r, const cr_table_t *t)
+{
+    static const uint8_t red[3] = {255, 40, 40}, yellow[3] = {255, 230, 0}, white[3] = {255, 255, 255},
+                         cyan[3] = {0, 230, 255};
+    const double L = t->length_mm, W = t->width_mm;
+    int k, p;
+
+    for (k = 1; k < 8; k++) /* a grid at every diamond */
+        draw_table_line(rgb, w, h, r, k * L / 8, 0, k * L / 8, W, k == 2 || k == 6 ? yellow : white, 0);
+    for (k = 1; k < 4; k++)
+        draw_table_line(rgb, w, h, r, 0, k * W / 4, L, k * W / 4, k == 2 ? yellow : white, 0);
+    draw_table_line(rgb, w, h, r, 0, 0, L, 0, red, 1); /* cushion nose lines */
+    draw_table_line(rgb, w, h, r, 0, W, L, W, red, 1);
+    draw_table_line(rgb, w, h, r, 0, 0, 0, W, red, 1);
+    draw_table_line(rgb, w, h, r, L, 0, L, W, red, 1);
+    for (p = 0; p < CR_POCKET_COUNT; p++) {
+        cr_point_t a, b;
+
+        if (cr_table_pocket_mouth(t, (cr_pocket_t)p, &a, &b) == CR_OK)
+            draw_table_line(rgb, w, h, r, a.x, a.y, b.x, b.y, cyan, 1);
+    }
+}
+
+static int write_calibration(const char *path, const char *input, const cr_calib_result_t *r, const cr_table_t *t,
+                             int w, int h, bool head_right, bool manual, int n_frames)
+{
+    char tmp[4200];
+    json_t *root, *arr, *hom;
+    int i, rc;
+
+    root = json_object();
+    json_object_set_new(root, "version", json_integer(1));
+    json_object_set_new(root, "image", json_pack("{s:i,s:i}", "width", w, "height", h));
+    json_object_set_new(root, "table", json_pack("{s:f,s:f}", "length_mm", t->length_mm, "width_mm", t->width_mm));
+    arr = json_array();
+    for (i = 0; i < 4; i++)
+        json_array_append_new(arr, json_pack("[f,f]", round(r->corners_px[i][0] * 1000) / 1000,
+                                             round(r->corners_px[i][1] * 1000) / 1000));
+    json_object_set_new(root, "corners_px", arr);
+    json_object_set_new(root, "head", json_string(head_right ? "right" : "left"));
+    json_object_set_new(root, "source", json_string(input));
+    json_object_set_new(root, "method", json_string(manual ? "corners given (--corners)" : "automatic"));
+    json_object_set_new(root, "frames", json_integer(n_frames));
+    json_object_set_new(root, "distortion",
+                        json_pack("{s:s,s:f,s:[f,f],s:f}", "model",
+                                  "d = c + f x (1 + k1 |x|^2), x = (q - c) / f, q undistorted pixel", "k1", r->k1,
+                                  "centre_px", r->dist_centre_px[0], r->dist_centre_px[1], "f_px", r->dist_f_px));
+    hom = json_array();
+    for (i = 0; i < 9; i++)
+        json_array_append_new(hom, json_real(r->table_to_px[i]));
+    json_object_set_new(root, "table_to_undistorted_px", hom);
+    json_object_set_new(root, "cloth_rgb", json_pack("[i,i,i]", r->cloth_rgb[0], r->cloth_rgb[1], r->cloth_rgb[2]));
+    json_object_set_new(root, "line_rms_px",
+                        json_pack("{s:f,s:f,s:f,s:f}", "top", r->rms_px[0], "bottom", r->rms_px[1], "left",
+                                  r->rms_px[2], "right", r->rms_px[3]));
+    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+    rc = json_dump_file(root, tmp, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+    json_decref(root);
+    if (rc != 0 || rename(tmp, path) != 0) {
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_corners(const char *s, double c[4][2])
+{
+    int n = 0, used;
+
+    while (n < 4 && sscanf(s, " %lf , %lf%n", &c[n][0], &c[n][1], &used) == 2) {
+        n++;
+        s += used;
+        while (*s == ' ')
+            s++;
+        if (*s == ';')
+            s++;
+    }
+    return n == 4 && *s == '\0' ? 0 : -1;
+}
+
+int cr_cmd_calibrate(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"out", required_argument, NULL, 'o'},     {"table", required_argument, NULL, 't'},
+        {"head", required_argument, NULL, 'H'},    {"corners", required_argument, NULL, 'C'},
+        {"frames", required_argument, NULL, 'f'},  {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *out = "table.json", *table = NULL, *corners = NULL;
+    bool head_right = false;
+    int want = MAX_MEDIAN, c, w = 0, h = 0, n, st, i, rc = CR_EXIT_FAIL;
+    cr_table_t t;
+    cr_calib_params_t cp;
+    cr_calib_result_t *res = NULL;
+    cr_calib_image_t img;
+    uint8_t *rgb = NULL;
+    char err[512] = "", png[4200];
+    double manual[4][2];
+
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            out = optarg;
+            break;
+        case 't':
+            table = optarg;
+            break;
+        case 'H':
+            if (strcmp(optarg, "left") && strcmp(optarg, "right")) {
+                cr_cli_error("calibrate: --head wants left or right");
+                return CR_EXIT_USAGE;
+            }
+            head_right = !strcmp(optarg, "right");
+            break;
+        case 'C':
+            corners = optarg;
+            break;
+        case 'f':
+            want = atoi(optarg);
+            if (want < 1 || want > MAX_MEDIAN) {
+                cr_cli_error("calibrate: --frames wants 1..%d", MAX_MEDIAN);
+                return CR_EXIT_USAGE;
+            }
+            break;
+        case 'h':
+            calib_usage(stdout);
+            return CR_EXIT_OK;
+        case ':':
+            cr_cli_error("calibrate: option '%s' needs a value", argv[optind - 1]);
+            return CR_EXIT_USAGE;
+        default:
+            cr_cli_error("calibrate: unknown option '%s' (see cueref calibrate --help)", argv[optind - 1]);
+            return CR_EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1) {
+        cr_cli_error("calibrate: give one INPUT (see cueref calibrate --help)");
+        return CR_EXIT_USAGE;
+    }
+    cr_table_init(&t, 2540.0, 1270.0);
+    if (table && cr_table_parse(table, &t) != CR_OK) {
+        cr_cli_error("calibrate: bad table size '%s' (9ft, 8ft, 7ft or LxW in mm)", table);
+        return CR_EXIT_USAGE;
+    }
+    if (corners && parse_corners(corners, manual) != 0) {
+        cr_cli_error("calibrate: --corners wants \"x,y;x,y;x,y;x,y\" (head-left, head-right, foot-right, foot-left)");
+        return CR_EXIT_USAGE;
+    }
+    res = calloc(1, sizeof(*res));
+    if (!res) {
+        cr_cli_error("out of memory");
+        return CR_EXIT_FAIL;
+    }
+    n = read_median(argv[optind], corners ? 1 : want, &rgb, &w, &h, err, sizeof(err));
+    if (n < 0) {
+        cr_cli_error("calibrate: %s", err);
+        goto done;
+    }
+    if (corners) {
+        double tab[4][2] = {{0, 0}, {0, t.width_mm}, {t.length_mm, t.width_mm}, {t.length_mm, 0}};
+
+        if (!cr_calib_homography4(tab, manual, res->table_to_px) ||
+            !cr_calib_homography4(manual, tab, res->px_to_table)) {
+            cr_cli_error("calibrate: the corners given do not form a quadrilateral");
+            goto done;
+        }
+        memcpy(res->corners_px, manual, sizeof(manual));
+        res->status = CR_CALIB_OK;
+        res->k1 = 0;
+        res->dist_f_px = w;
+        res->dist_centre_px[0] = (w - 1) / 2.0;
+        res->dist_centre_px[1] = (h - 1) / 2.0;
+    } else {
+        cr_calib_params_defaults(&cp);
+        cp.head_on_right = head_right;
+        img.rgb = rgb;
+        img.width = w;
+        img.height = h;
+        img.stride = 3 * w;
+        st = cr_calib_detect(&img, &t, &cp, res);
+        if (st != CR_CALIB_OK) {
+            cr_cli_error("calibrate: %s: the table was not found: %s%s%s", argv[optind], cr_calib_strerror(st),
+                         res->message[0] ? ": " : "", res->message);
+            goto done;
+        }
+    }
+    snprintf(png, sizeof(png), "%s.png", out);
+    if (write_calibration(out, argv[optind], res, &t, w, h, head_right, corners != NULL, n) != 0) {
+        cr_cli_error("calibrate: cannot write %s: %s", out, strerror(errno));
+        goto done;
+    }
+    draw_overlay(rgb, w, h, res, &t);
+    if (cr_png_write(png, rgb, w, h, 3 * w, err, sizeof(err)) != CR_OK)
+        fprintf(stderr, "cueref: calibrate: could not write the check image %s: %s\n", png, err);
+    printf("cueref calibrate: %s (%dx%d, median of %d frame%s)\n", argv[optind], w, h, n, n == 1 ? "" : "s");
+    printf("  table %.1f x %.1f mm (%s), head end on the image %s (%s)\n", t.length_mm, t.width_mm,
+           table ? "--table" : "default 9 ft; not inferred from the image", head_right ? "right" : "left",
+           head_right ? "--head" : "default");
+    for (i = 0; i < 4; i++)
+        printf("  corner %-10s (%8.2f, %8.2f) px\n", (const char *[]){"head-left", "head-right", "foot-right",
+                                                                    "foot-left"}[i],
+               res->corners_px[i][0], res->corners_px[i][1]);
+    if (!corners)
+        printf("  cushion lines (top, bottom, left, right): rms %.2f / %.2f / %.2f / %.2f px from %d / %d / %d / %d "
+               "edge points; k1 %.4f\n",
+               res->rms_px[0], res->rms_px[1], res->rms_px[2], res->rms_px[3], res->n_inliers[0], res->n_inliers[1],
+               res->n_inliers[2], res->n_inliers[3], res->k1);
+    printf("  wrote %s and the check image %s\n", out, png);
+    rc = CR_EXIT_OK;
+done:
+    free(rgb);
+    free(res);
+    return rc;
+}

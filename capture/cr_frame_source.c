@@ -2,6 +2,7 @@
  * cr_frame_source.c - decoded frames from files, URIs and image sequences
  * through GStreamer. See cr_frame_source.h for the pipelines and contract.
  */
+#include "cr_capture_internal.h"
 #include "cr_frame_source.h"
 
 #include <errno.h>
@@ -49,20 +50,7 @@ struct cr_frame_source {
 
 /* ---- messages ----------------------------------------------------------------- */
 
-static void cr_vmsg(char *buf, size_t len, const char *fmt, va_list ap)
-{
-    if (buf && len > 0)
-        vsnprintf(buf, len, fmt, ap);
-}
 
-static void cr_msg(char *buf, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    cr_vmsg(buf, len, fmt, ap);
-    va_end(ap);
-}
 
 /* Records the first failure of a source. Returns its status. */
 static int cr_fail(cr_frame_source_t *s, int status, const char *fmt, ...)
@@ -72,30 +60,19 @@ static int cr_fail(cr_frame_source_t *s, int status, const char *fmt, ...)
     if (s->status == CR_OK) {
         s->status = status;
         va_start(ap, fmt);
-        cr_vmsg(s->err, sizeof(s->err), fmt, ap);
+        cr_capture_vmsg(s->err, sizeof(s->err), fmt, ap);
         va_end(ap);
     }
     return s->status;
 }
 
-static int cr_gst_init(char *errbuf, size_t errlen)
-{
-    GError *gerr = NULL;
-
-    if (!gst_init_check(NULL, NULL, &gerr)) {
-        cr_msg(errbuf, errlen, "cannot initialise GStreamer: %s", gerr ? gerr->message : "unknown error");
-        g_clear_error(&gerr);
-        return CR_ERR_UNSUPPORTED;
-    }
-    return CR_OK;
-}
 
 static GstElement *cr_make(const char *factory, char *errbuf, size_t errlen)
 {
     GstElement *e = gst_element_factory_make(factory, NULL);
 
     if (!e)
-        cr_msg(errbuf, errlen, "GStreamer element '%s' is not installed (it is in gst-plugins-%s)", factory,
+        cr_capture_msg(errbuf, errlen, "GStreamer element '%s' is not installed (it is in gst-plugins-%s)", factory,
                strcmp(factory, "multifilesrc") == 0 ? "good" : "base");
     return e;
 }
@@ -117,28 +94,28 @@ static int cr_explain(cr_frame_source_t *s, GstMessage *msg, char *buf, size_t l
     memcpy(unknown, s->unknown, sizeof(unknown));
     g_mutex_unlock(&s->lock);
     if (!linked && unknown[0] && strncmp(unknown, "video/", 6) == 0) {
-        cr_msg(buf, len, "%s: no decoder for its video (%s): decoder plugin missing (gst-libav, gst-plugins-good/bad/ugly)",
+        cr_capture_msg(buf, len, "%s: no decoder for its video (%s): decoder plugin missing (gst-libav, gst-plugins-good/bad/ugly)",
                s->name, unknown);
         st = CR_ERR_UNSUPPORTED;
     } else if (gerr && (g_error_matches(gerr, GST_CORE_ERROR, GST_CORE_ERROR_MISSING_PLUGIN) ||
                         g_error_matches(gerr, GST_STREAM_ERROR, GST_STREAM_ERROR_CODEC_NOT_FOUND))) {
-        cr_msg(buf, len, "%s: decoder plugin missing: %s", s->name, gerr->message);
+        cr_capture_msg(buf, len, "%s: decoder plugin missing: %s", s->name, gerr->message);
         st = CR_ERR_UNSUPPORTED;
     } else if (gerr && (g_error_matches(gerr, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND))) {
-        cr_msg(buf, len, "%s: no such file", s->name);
+        cr_capture_msg(buf, len, "%s: no such file", s->name);
     } else if (gerr && g_error_matches(gerr, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_OPEN_READ)) {
-        cr_msg(buf, len, "%s: cannot open: %s", s->name, gerr->message);
+        cr_capture_msg(buf, len, "%s: cannot open: %s", s->name, gerr->message);
     } else if (gerr && g_error_matches(gerr, GST_STREAM_ERROR, GST_STREAM_ERROR_TYPE_NOT_FOUND)) {
-        cr_msg(buf, len, "%s: not a media file (unknown format or corrupt header)", s->name);
+        cr_capture_msg(buf, len, "%s: not a media file (unknown format or corrupt header)", s->name);
     } else if (!linked && (nmp || (gerr && g_error_matches(gerr, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED)))) {
-        cr_msg(buf, len, "%s: no video stream", s->name);
+        cr_capture_msg(buf, len, "%s: no video stream", s->name);
     } else if (gerr && (g_error_matches(gerr, GST_STREAM_ERROR, GST_STREAM_ERROR_DEMUX) ||
                         g_error_matches(gerr, GST_STREAM_ERROR, GST_STREAM_ERROR_DECODE) ||
                         g_error_matches(gerr, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT))) {
-        cr_msg(buf, len, "%s: corrupt or truncated media (%s: %s)", s->name, GST_OBJECT_NAME(GST_MESSAGE_SRC(msg)),
+        cr_capture_msg(buf, len, "%s: corrupt or truncated media (%s: %s)", s->name, GST_OBJECT_NAME(GST_MESSAGE_SRC(msg)),
                gerr->message);
     } else {
-        cr_msg(buf, len, "%s: GStreamer error from %s: %s", s->name, GST_OBJECT_NAME(GST_MESSAGE_SRC(msg)),
+        cr_capture_msg(buf, len, "%s: GStreamer error from %s: %s", s->name, GST_OBJECT_NAME(GST_MESSAGE_SRC(msg)),
                gerr ? gerr->message : "unknown");
     }
     g_clear_error(&gerr);
@@ -259,19 +236,19 @@ void cr_frame_source_params_defaults(cr_frame_source_params_t *p)
 static int cr_params_check(const cr_frame_source_params_t *p, char *errbuf, size_t errlen)
 {
     if (p->format != CR_VIDEO_I420 && p->format != CR_VIDEO_RGB) {
-        cr_msg(errbuf, errlen, "unknown output format %d", (int)p->format);
+        cr_capture_msg(errbuf, errlen, "unknown output format %d", (int)p->format);
         return CR_ERR_INVALID;
     }
     if (p->queue_frames < 1 || p->queue_frames > 256) {
-        cr_msg(errbuf, errlen, "queue of %d frames: need 1..256", p->queue_frames);
+        cr_capture_msg(errbuf, errlen, "queue of %d frames: need 1..256", p->queue_frames);
         return CR_ERR_INVALID;
     }
     if (!(p->pull_timeout_s > 0.0 && p->pull_timeout_s <= 3600.0)) {
-        cr_msg(errbuf, errlen, "pull timeout %g s: need (0, 3600]", p->pull_timeout_s);
+        cr_capture_msg(errbuf, errlen, "pull timeout %g s: need (0, 3600]", p->pull_timeout_s);
         return CR_ERR_INVALID;
     }
     if (p->seq_fps_num <= 0 || p->seq_fps_den <= 0) {
-        cr_msg(errbuf, errlen, "image-sequence frame rate %d/%d: need positive numbers", p->seq_fps_num,
+        cr_capture_msg(errbuf, errlen, "image-sequence frame rate %d/%d: need positive numbers", p->seq_fps_num,
                p->seq_fps_den);
         return CR_ERR_INVALID;
     }
@@ -327,7 +304,7 @@ static int cr_check_isobmff(const char *path, char *errbuf, size_t errlen)
             moov = true;
         if (size < 8 || pos + size > end) {
             if (!moov) {
-                cr_msg(errbuf, errlen, "%s: truncated MP4/MOV: the '%.4s' box runs past the end of the file and "
+                cr_capture_msg(errbuf, errlen, "%s: truncated MP4/MOV: the '%.4s' box runs past the end of the file and "
                        "there is no 'moov' index (recording not finished?)", path, (const char *)h + 4);
                 st = CR_ERR_IO;
             }
@@ -336,7 +313,7 @@ static int cr_check_isobmff(const char *path, char *errbuf, size_t errlen)
         pos += size;
     }
     if (st == CR_OK && !first && !moov && pos >= end) {
-        cr_msg(errbuf, errlen, "%s: incomplete MP4/MOV: no 'moov' index", path);
+        cr_capture_msg(errbuf, errlen, "%s: incomplete MP4/MOV: no 'moov' index", path);
         st = CR_ERR_IO;
     }
     fclose(f);
@@ -425,7 +402,7 @@ static int cr_build(cr_frame_source_t *s, const char *what, const cr_frame_sourc
         }
         gst_bin_add_many(GST_BIN(s->pipeline), msrc, dec, NULL);
         if (!gst_element_link(msrc, dec)) {
-            cr_msg(s->err, sizeof(s->err), "cannot link multifilesrc to decodebin");
+            cr_capture_msg(s->err, sizeof(s->err), "cannot link multifilesrc to decodebin");
             return CR_ERR_IO;
         }
     } else {
@@ -439,7 +416,7 @@ static int cr_build(cr_frame_source_t *s, const char *what, const cr_frame_sourc
 
             uri = gst_filename_to_uri(what, &gerr);
             if (!uri) {
-                cr_msg(s->err, sizeof(s->err), "%s: cannot make a URI: %s", what, gerr ? gerr->message : "?");
+                cr_capture_msg(s->err, sizeof(s->err), "%s: cannot make a URI: %s", what, gerr ? gerr->message : "?");
                 g_clear_error(&gerr);
                 gst_object_unref(gst_object_ref_sink(dec));
                 return CR_ERR_INVALID;
@@ -559,7 +536,7 @@ int cr_frame_source_open(const char *path_or_uri, const cr_frame_source_params_t
     int st;
 
     if (!path_or_uri || !*path_or_uri || !out) {
-        cr_msg(errbuf, errlen, "missing path or output pointer");
+        cr_capture_msg(errbuf, errlen, "missing path or output pointer");
         return CR_ERR_INVALID;
     }
     if (!p) {
@@ -569,16 +546,16 @@ int cr_frame_source_open(const char *path_or_uri, const cr_frame_source_params_t
     st = cr_params_check(p, errbuf, errlen);
     if (st != CR_OK)
         return st;
-    st = cr_gst_init(errbuf, errlen);
+    st = cr_capture_gst_init(errbuf, errlen);
     if (st != CR_OK)
         return st;
     is_uri = gst_uri_is_valid(path_or_uri);
     seq = !is_uri && strchr(path_or_uri, '%') != NULL;
     if (!is_uri && !seq && access(path_or_uri, R_OK) != 0) {
         if (errno == ENOENT)
-            cr_msg(errbuf, errlen, "%s: no such file", path_or_uri);
+            cr_capture_msg(errbuf, errlen, "%s: no such file", path_or_uri);
         else
-            cr_msg(errbuf, errlen, "%s: cannot read: %s", path_or_uri, strerror(errno));
+            cr_capture_msg(errbuf, errlen, "%s: cannot read: %s", path_or_uri, strerror(errno));
         return CR_ERR_IO;
     }
     if (!is_uri && !seq) {
@@ -590,7 +567,7 @@ int cr_frame_source_open(const char *path_or_uri, const cr_frame_source_params_t
         char *first = g_strdup_printf(path_or_uri, 0); /* the pattern is the caller's printf format */
 
         if (!first || access(first, R_OK) != 0) {
-            cr_msg(errbuf, errlen, "%s: no such file (first image %s)", path_or_uri, first ? first : "?");
+            cr_capture_msg(errbuf, errlen, "%s: no such file (first image %s)", path_or_uri, first ? first : "?");
             g_free(first);
             return CR_ERR_IO;
         }
@@ -598,7 +575,7 @@ int cr_frame_source_open(const char *path_or_uri, const cr_frame_source_params_t
     }
     s = calloc(1, sizeof(*s));
     if (!s) {
-        cr_msg(errbuf, errlen, "out of memory");
+        cr_capture_msg(errbuf, errlen, "out of memory");
         return CR_ERR_NOMEM;
     }
     g_mutex_init(&s->lock);
@@ -608,14 +585,14 @@ int cr_frame_source_open(const char *path_or_uri, const cr_frame_source_params_t
     s->name = strdup(path_or_uri);
     if (!s->name) {
         cr_frame_source_close(s);
-        cr_msg(errbuf, errlen, "out of memory");
+        cr_capture_msg(errbuf, errlen, "out of memory");
         return CR_ERR_NOMEM;
     }
     st = cr_build(s, path_or_uri, p, seq);
     if (st == CR_OK)
         st = cr_preroll(s);
     if (st != CR_OK) {
-        cr_msg(errbuf, errlen, "%s", s->err);
+        cr_capture_msg(errbuf, errlen, "%s", s->err);
         cr_frame_source_close(s);
         return st;
     }

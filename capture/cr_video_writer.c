@@ -3,6 +3,7 @@
  * GStreamer. See cr_video_writer.h for the pipelines and the atomic-write
  * contract.
  */
+#include "cr_capture_internal.h"
 #include "cr_video_writer.h"
 
 #include <errno.h>
@@ -44,20 +45,7 @@ struct cr_video_writer {
 
 /* ---- messages ----------------------------------------------------------------- */
 
-static void cr_vmsg(char *buf, size_t len, const char *fmt, va_list ap)
-{
-    if (buf && len > 0)
-        vsnprintf(buf, len, fmt, ap);
-}
 
-static void cr_msg(char *buf, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    cr_vmsg(buf, len, fmt, ap);
-    va_end(ap);
-}
 
 /* Records the first failure of a writer. Returns status. */
 static int cr_fail(cr_video_writer_t *w, int status, const char *fmt, ...)
@@ -67,7 +55,7 @@ static int cr_fail(cr_video_writer_t *w, int status, const char *fmt, ...)
     if (w->status == CR_OK) {
         w->status = status;
         va_start(ap, fmt);
-        cr_vmsg(w->err, sizeof(w->err), fmt, ap);
+        cr_capture_vmsg(w->err, sizeof(w->err), fmt, ap);
         va_end(ap);
     }
     return w->status;
@@ -84,7 +72,7 @@ static bool cr_bus_error(GstBus *bus, GstClockTime timeout, char *buf, size_t le
     if (!msg)
         return false;
     gst_message_parse_error(msg, &gerr, &dbg);
-    cr_msg(buf, len, "GStreamer error from %s: %s%s%s", GST_OBJECT_NAME(GST_MESSAGE_SRC(msg)),
+    cr_capture_msg(buf, len, "GStreamer error from %s: %s%s%s", GST_OBJECT_NAME(GST_MESSAGE_SRC(msg)),
            gerr ? gerr->message : "unknown", dbg ? " | " : "", dbg ? dbg : "");
     g_clear_error(&gerr);
     g_free(dbg);
@@ -94,17 +82,6 @@ static bool cr_bus_error(GstBus *bus, GstClockTime timeout, char *buf, size_t le
 
 /* ---- GStreamer helpers ---------------------------------------------------------- */
 
-static int cr_gst_init(char *errbuf, size_t errlen)
-{
-    GError *gerr = NULL;
-
-    if (!gst_init_check(NULL, NULL, &gerr)) {
-        cr_msg(errbuf, errlen, "cannot initialise GStreamer: %s", gerr ? gerr->message : "unknown error");
-        g_clear_error(&gerr);
-        return CR_ERR_UNSUPPORTED;
-    }
-    return CR_OK;
-}
 
 /* Where an element comes from, for the "missing" message. */
 static const char *cr_plugin_hint(const char *factory)
@@ -125,7 +102,7 @@ static GstElement *cr_make(const char *factory, char *errbuf, size_t errlen)
     GstElement *e = gst_element_factory_make(factory, NULL);
 
     if (!e)
-        cr_msg(errbuf, errlen, "GStreamer element '%s' is not installed%s", factory, cr_plugin_hint(factory));
+        cr_capture_msg(errbuf, errlen, "GStreamer element '%s' is not installed%s", factory, cr_plugin_hint(factory));
     return e;
 }
 
@@ -137,14 +114,14 @@ static bool cr_set_prop(GstElement *e, const char *name, const char *value, char
     GValue v = G_VALUE_INIT;
 
     if (!ps) {
-        cr_msg(errbuf, errlen, "element %s has no property '%s'", GST_OBJECT_NAME(e), name);
+        cr_capture_msg(errbuf, errlen, "element %s has no property '%s'", GST_OBJECT_NAME(e), name);
         return false;
     }
     g_value_init(&v, G_PARAM_SPEC_VALUE_TYPE(ps));
     if (G_PARAM_SPEC_VALUE_TYPE(ps) == G_TYPE_STRING) {
         g_value_set_string(&v, value);
     } else if (!gst_value_deserialize(&v, value)) {
-        cr_msg(errbuf, errlen, "invalid value '%s' for %s property '%s'", value, GST_OBJECT_NAME(e), name);
+        cr_capture_msg(errbuf, errlen, "invalid value '%s' for %s property '%s'", value, GST_OBJECT_NAME(e), name);
         g_value_unset(&v);
         return false;
     }
@@ -188,34 +165,34 @@ static int cr_params_check(const cr_video_writer_params_t *p, cr_out_kind_t kind
 {
     if (kind == CR_OUT_PNG) {
         if (p->width < 1 || p->height < 1 || p->width > CR_MAX_DIM || p->height > CR_MAX_DIM) {
-            cr_msg(errbuf, errlen, "image size %dx%d: need 1..%d", p->width, p->height, CR_MAX_DIM);
+            cr_capture_msg(errbuf, errlen, "image size %dx%d: need 1..%d", p->width, p->height, CR_MAX_DIM);
             return CR_ERR_INVALID;
         }
     } else if (p->width < 16 || p->height < 16 || p->width > CR_MAX_DIM || p->height > CR_MAX_DIM ||
                (p->width & 1) || (p->height & 1)) {
-        cr_msg(errbuf, errlen, "frame size %dx%d: need even sizes in 16..%d", p->width, p->height, CR_MAX_DIM);
+        cr_capture_msg(errbuf, errlen, "frame size %dx%d: need even sizes in 16..%d", p->width, p->height, CR_MAX_DIM);
         return CR_ERR_INVALID;
     }
     if (p->fps_num <= 0 || p->fps_den <= 0) {
-        cr_msg(errbuf, errlen, "frame rate %d/%d: need positive numbers", p->fps_num, p->fps_den);
+        cr_capture_msg(errbuf, errlen, "frame rate %d/%d: need positive numbers", p->fps_num, p->fps_den);
         return CR_ERR_INVALID;
     }
     if (p->format != CR_VIDEO_RGB && p->format != CR_VIDEO_I420) {
-        cr_msg(errbuf, errlen, "unknown input format %d", (int)p->format);
+        cr_capture_msg(errbuf, errlen, "unknown input format %d", (int)p->format);
         return CR_ERR_INVALID;
     }
     if ((p->rate_control == CR_VIDEO_RC_QUALITY || p->rate_control == CR_VIDEO_RC_QUANTIZER) &&
         (p->quantizer < 0 || p->quantizer > 50)) {
-        cr_msg(errbuf, errlen, "quantizer %d: need 0..50", p->quantizer);
+        cr_capture_msg(errbuf, errlen, "quantizer %d: need 0..50", p->quantizer);
         return CR_ERR_INVALID;
     }
     if (p->rate_control == CR_VIDEO_RC_BITRATE && (p->bitrate_kbps < 1 || p->bitrate_kbps > 2048000)) {
-        cr_msg(errbuf, errlen, "bitrate %d kbit/s: need 1..2048000", p->bitrate_kbps);
+        cr_capture_msg(errbuf, errlen, "bitrate %d kbit/s: need 1..2048000", p->bitrate_kbps);
         return CR_ERR_INVALID;
     }
     if ((int)p->rate_control < 0 || p->rate_control > CR_VIDEO_RC_BITRATE || p->key_int_max < 0 || p->threads < 0 ||
         !(p->eos_timeout_s > 0.0 && p->eos_timeout_s <= 3600.0)) {
-        cr_msg(errbuf, errlen, "invalid rate control, key-int-max, threads or timeout");
+        cr_capture_msg(errbuf, errlen, "invalid rate control, key-int-max, threads or timeout");
         return CR_ERR_INVALID;
     }
     return CR_OK;
@@ -262,7 +239,7 @@ static GstElement *cr_add(cr_video_writer_t *w, const char *factory)
     if (!e)
         return NULL;
     if (!gst_bin_add(GST_BIN(w->pipeline), e)) {
-        cr_msg(w->err, sizeof(w->err), "cannot add %s to the pipeline", factory);
+        cr_capture_msg(w->err, sizeof(w->err), "cannot add %s to the pipeline", factory);
         return NULL; /* a fresh element without a parent is always accepted */
     }
     return e;
@@ -282,13 +259,13 @@ static int cr_build(cr_video_writer_t *w, cr_out_kind_t kind, const cr_video_wri
 
     w->pipeline = gst_pipeline_new(NULL);
     if (!w->pipeline) {
-        cr_msg(e, el, "cannot create a GStreamer pipeline");
+        cr_capture_msg(e, el, "cannot create a GStreamer pipeline");
         return CR_ERR_IO;
     }
     gst_object_ref_sink(w->pipeline);
     w->bus = gst_element_get_bus(w->pipeline);
     if (!w->bus) {
-        cr_msg(e, el, "the pipeline has no bus");
+        cr_capture_msg(e, el, "the pipeline has no bus");
         return CR_ERR_IO;
     }
     if (!(src = cr_add(w, "appsrc")) || !(conv = cr_add(w, "videoconvert")))
@@ -306,19 +283,19 @@ static int cr_build(cr_video_writer_t *w, cr_out_kind_t kind, const cr_video_wri
     /* Input caps and the buffer layout they imply. */
     gst_video_info_init(&w->info);
     if (!gst_video_info_set_format(&w->info, vf, (guint)p->width, (guint)p->height)) {
-        cr_msg(e, el, "GStreamer rejects a %dx%d frame", p->width, p->height);
+        cr_capture_msg(e, el, "GStreamer rejects a %dx%d frame", p->width, p->height);
         return CR_ERR_INVALID;
     }
     GST_VIDEO_INFO_FPS_N(&w->info) = kind == CR_OUT_PNG ? 0 : p->fps_num;
     GST_VIDEO_INFO_FPS_D(&w->info) = kind == CR_OUT_PNG ? 1 : p->fps_den;
     if (p->format == CR_VIDEO_I420 &&
         !gst_video_colorimetry_from_string(&w->info.colorimetry, GST_VIDEO_COLORIMETRY_BT709)) {
-        cr_msg(e, el, "GStreamer does not know colorimetry bt709");
+        cr_capture_msg(e, el, "GStreamer does not know colorimetry bt709");
         return CR_ERR_INVALID;
     }
     caps = gst_video_info_to_caps(&w->info);
     if (!caps) {
-        cr_msg(e, el, "cannot make the input caps");
+        cr_capture_msg(e, el, "cannot make the input caps");
         return CR_ERR_INVALID;
     }
     gst_app_src_set_caps(GST_APP_SRC(src), caps);
@@ -353,12 +330,12 @@ static int cr_build(cr_video_writer_t *w, cr_out_kind_t kind, const cr_video_wri
     else
         ok = gst_element_link_many(src, conv, enc, sink, NULL);
     if (!ok) {
-        cr_msg(e, el, "cannot link the %s pipeline", kind == CR_OUT_MP4 ? "MP4" : "PNG");
+        cr_capture_msg(e, el, "cannot link the %s pipeline", kind == CR_OUT_MP4 ? "MP4" : "PNG");
         return CR_ERR_IO;
     }
     if (gst_element_set_state(w->pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
         if (!cr_bus_error(w->bus, 0, e, el))
-            cr_msg(e, el, "cannot start the pipeline writing %s", w->tmp);
+            cr_capture_msg(e, el, "cannot start the pipeline writing %s", w->tmp);
         return CR_ERR_IO;
     }
     return CR_OK;
@@ -373,18 +350,18 @@ static int cr_writer_open(const char *path, cr_out_kind_t kind, const cr_video_w
     int fd, st;
 
     if (!path || !*path || !p || !out) {
-        cr_msg(errbuf, errlen, "missing path, parameters or output pointer");
+        cr_capture_msg(errbuf, errlen, "missing path, parameters or output pointer");
         return CR_ERR_INVALID;
     }
     st = cr_params_check(p, kind, errbuf, errlen);
     if (st != CR_OK)
         return st;
-    st = cr_gst_init(errbuf, errlen);
+    st = cr_capture_gst_init(errbuf, errlen);
     if (st != CR_OK)
         return st;
     w = calloc(1, sizeof(*w));
     if (!w) {
-        cr_msg(errbuf, errlen, "out of memory");
+        cr_capture_msg(errbuf, errlen, "out of memory");
         return CR_ERR_NOMEM;
     }
     w->format = p->format;
@@ -398,7 +375,7 @@ static int cr_writer_open(const char *path, cr_out_kind_t kind, const cr_video_w
         free(w->path);
         free(w->tmp);
         free(w);
-        cr_msg(errbuf, errlen, "out of memory");
+        cr_capture_msg(errbuf, errlen, "out of memory");
         return CR_ERR_NOMEM;
     }
     memcpy(w->path, path, n + 1);
@@ -406,7 +383,7 @@ static int cr_writer_open(const char *path, cr_out_kind_t kind, const cr_video_w
     memcpy(w->tmp + n, ".tmp-XXXXXX", sizeof(".tmp-XXXXXX"));
     fd = mkstemp(w->tmp);
     if (fd < 0) {
-        cr_msg(errbuf, errlen, "cannot create %s: %s", w->tmp, strerror(errno));
+        cr_capture_msg(errbuf, errlen, "cannot create %s: %s", w->tmp, strerror(errno));
         free(w->tmp);
         w->tmp = NULL;
         cr_video_writer_destroy(w);
@@ -414,19 +391,19 @@ static int cr_writer_open(const char *path, cr_out_kind_t kind, const cr_video_w
     }
     /* mkstemp makes the file 0600; the result should be an ordinary file */
     if (fchmod(fd, 0644) != 0) {
-        cr_msg(errbuf, errlen, "cannot set the mode of %s: %s", w->tmp, strerror(errno));
+        cr_capture_msg(errbuf, errlen, "cannot set the mode of %s: %s", w->tmp, strerror(errno));
         close(fd);
         cr_video_writer_destroy(w);
         return CR_ERR_IO;
     }
     if (close(fd) != 0) {
-        cr_msg(errbuf, errlen, "cannot close %s: %s", w->tmp, strerror(errno));
+        cr_capture_msg(errbuf, errlen, "cannot close %s: %s", w->tmp, strerror(errno));
         cr_video_writer_destroy(w);
         return CR_ERR_IO;
     }
     st = cr_build(w, kind, p);
     if (st != CR_OK) {
-        cr_msg(errbuf, errlen, "%s", w->err);
+        cr_capture_msg(errbuf, errlen, "%s", w->err);
         cr_video_writer_destroy(w);
         return st;
     }
@@ -532,7 +509,7 @@ int cr_video_writer_write_rgb(cr_video_writer_t *w, const uint8_t *rgb, int stri
     width = (int)GST_VIDEO_INFO_WIDTH(&w->info);
     height = (int)GST_VIDEO_INFO_HEIGHT(&w->info);
     if (w->format != CR_VIDEO_RGB || !rgb || stride < 3 * width) {
-        cr_msg(w->err, sizeof(w->err), "write_rgb: not an RGB writer, no data or stride %d < %d", stride, 3 * width);
+        cr_capture_msg(w->err, sizeof(w->err), "write_rgb: not an RGB writer, no data or stride %d < %d", stride, 3 * width);
         return CR_ERR_INVALID;
     }
     buf = cr_new_frame(w, &vf);
@@ -557,7 +534,7 @@ int cr_video_writer_write_i420(cr_video_writer_t *w, const uint8_t *y, int y_str
     cw = (width + 1) / 2;
     ch = (height + 1) / 2;
     if (w->format != CR_VIDEO_I420 || !y || !u || !v || y_stride < width || u_stride < cw || v_stride < cw) {
-        cr_msg(w->err, sizeof(w->err), "write_i420: not an I420 writer, no data or strides too small");
+        cr_capture_msg(w->err, sizeof(w->err), "write_i420: not an I420 writer, no data or strides too small");
         return CR_ERR_INVALID;
     }
     buf = cr_new_frame(w, &vf);
@@ -648,7 +625,7 @@ int cr_png_write(const char *path, const uint8_t *rgb, int width, int height, in
     int st;
 
     if (!rgb || width < 1 || height < 1 || width > CR_MAX_DIM || height > CR_MAX_DIM || stride < 3 * width) {
-        cr_msg(errbuf, errlen, "png: no data, size %dx%d or stride %d", width, height, stride);
+        cr_capture_msg(errbuf, errlen, "png: no data, size %dx%d or stride %d", width, height, stride);
         return CR_ERR_INVALID;
     }
     cr_video_writer_params_defaults(&p, width, height, 1, 1);
@@ -659,7 +636,7 @@ int cr_png_write(const char *path, const uint8_t *rgb, int width, int height, in
     if (st == CR_OK)
         st = cr_video_writer_finish(w);
     if (st != CR_OK)
-        cr_msg(errbuf, errlen, "%s", w->err);
+        cr_capture_msg(errbuf, errlen, "%s", w->err);
     cr_video_writer_destroy(w);
     return st;
 }
@@ -680,21 +657,21 @@ int cr_video_probe(const char *path, uint64_t *frames, double *duration_s, int *
     size_t i;
 
     if (!path || !*path) {
-        cr_msg(errbuf, errlen, "probe: no path");
+        cr_capture_msg(errbuf, errlen, "probe: no path");
         return CR_ERR_INVALID;
     }
-    st = cr_gst_init(errbuf, errlen);
+    st = cr_capture_gst_init(errbuf, errlen);
     if (st != CR_OK)
         return st;
     if (access(path, R_OK) != 0) {
-        cr_msg(errbuf, errlen, "cannot read %s: %s", path, strerror(errno));
+        cr_capture_msg(errbuf, errlen, "cannot read %s: %s", path, strerror(errno));
         return CR_ERR_IO;
     }
     for (i = 0; i < sizeof(needed) / sizeof(needed[0]); i++) {
         GstElementFactory *f = gst_element_factory_find(needed[i]);
 
         if (!f) {
-            cr_msg(errbuf, errlen, "GStreamer element '%s' is not installed%s", needed[i], cr_plugin_hint(needed[i]));
+            cr_capture_msg(errbuf, errlen, "GStreamer element '%s' is not installed%s", needed[i], cr_plugin_hint(needed[i]));
             return CR_ERR_UNSUPPORTED;
         }
         gst_object_unref(f);
@@ -702,7 +679,7 @@ int cr_video_probe(const char *path, uint64_t *frames, double *duration_s, int *
     pipe = gst_parse_launch("filesrc name=src ! qtdemux ! h264parse ! avdec_h264 ! appsink name=sink sync=false",
                             &gerr);
     if (!pipe || gerr) {
-        cr_msg(errbuf, errlen, "cannot build the decoder: %s", gerr ? gerr->message : "unknown error");
+        cr_capture_msg(errbuf, errlen, "cannot build the decoder: %s", gerr ? gerr->message : "unknown error");
         st = CR_ERR_UNSUPPORTED;
         goto done;
     }
@@ -710,7 +687,7 @@ int cr_video_probe(const char *path, uint64_t *frames, double *duration_s, int *
     sink = gst_bin_get_by_name(GST_BIN(pipe), "sink");
     bus = gst_element_get_bus(pipe);
     if (!src || !sink || !bus) {
-        cr_msg(errbuf, errlen, "the decoder pipeline is incomplete");
+        cr_capture_msg(errbuf, errlen, "the decoder pipeline is incomplete");
         st = CR_ERR_IO;
         goto done;
     }
@@ -720,7 +697,7 @@ int cr_video_probe(const char *path, uint64_t *frames, double *duration_s, int *
     }
     if (gst_element_set_state(pipe, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
         if (!cr_bus_error(bus, 0, errbuf, errlen))
-            cr_msg(errbuf, errlen, "cannot start decoding %s", path);
+            cr_capture_msg(errbuf, errlen, "cannot start decoding %s", path);
         st = CR_ERR_IO;
         goto done;
     }
@@ -732,7 +709,7 @@ int cr_video_probe(const char *path, uint64_t *frames, double *duration_s, int *
             if (gst_app_sink_is_eos(GST_APP_SINK(sink)))
                 break;
             if (!cr_bus_error(bus, 0, errbuf, errlen))
-                cr_msg(errbuf, errlen, "decoding %s stalled", path);
+                cr_capture_msg(errbuf, errlen, "decoding %s stalled", path);
             st = CR_ERR_IO;
             goto done;
         }
@@ -774,7 +751,7 @@ int cr_video_probe(const char *path, uint64_t *frames, double *duration_s, int *
 done:
     g_clear_error(&gerr);
     if (pipe && gst_element_set_state(pipe, GST_STATE_NULL) == GST_STATE_CHANGE_FAILURE && st == CR_OK) {
-        cr_msg(errbuf, errlen, "cannot stop the decoder");
+        cr_capture_msg(errbuf, errlen, "cannot stop the decoder");
         st = CR_ERR_IO;
     }
     if (bus)

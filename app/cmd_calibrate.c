@@ -49,7 +49,7 @@ static int read_median(const char *path, int want, uint8_t **out, int *w, int *h
     cr_frame_source_t *src = NULL;
     cr_frame_t fr;
     uint8_t *frames[MAX_MEDIAN] = {NULL}, *med = NULL, v[MAX_MEDIAN];
-    int n = 0, st, fn = 0, fd = 1, k, y, x, c;
+    int n = 0, st, fn = 0, fd = 1, k, y, c;
     double dur = 0;
     long step, idx = 0;
 
@@ -88,7 +88,6 @@ static int read_median(const char *path, int want, uint8_t **out, int *w, int *h
     }
     for (c = 0; c < n; c++)
         free(frames[c]);
-    (void)x;
     if (!med) {
         snprintf(err, errlen, "out of memory");
         return -1;

@@ -187,10 +187,7 @@ static void game_over(cr_judge_t *j, cr_ruling_t *r, int winner)
     r->winner = winner;
     j->game_over = true;
     j->winner = winner;
-    if (j->p.game == CR_GAME_14_1)
-        j->breaker = j->p.break_order == CR_BREAK_WINNER ? winner : cr_other(j->breaker);
-    else
-        j->breaker = j->p.break_order == CR_BREAK_WINNER ? winner : cr_other(j->breaker);
+    j->breaker = j->p.break_order == CR_BREAK_WINNER ? winner : cr_other(j->breaker);
     j->at_table = j->breaker;
     j->bih = CR_BIH_BEHIND_HEAD;
     r->next_player = j->breaker;
@@ -690,7 +687,6 @@ static void end_straight(cr_judge_t *j, cr_ruling_t *r)
                    " Third consecutive foul: all 15 balls are re-racked and player %d breaks under the opening "
                    "break rules.",
                    sh);
-        j->rack_no++;
         cr_judge_rack_balls(j);
         j->need_break = true;
         j->breaker = sh;

@@ -672,7 +672,7 @@ static int lag_player_of_ball(const cr_lag_t *l, int ball)
     return 0;
 }
 
-static void lag_saw(cr_judge_t *j, int p, double x, double y)
+static void lag_saw(cr_judge_t *j, int p, double y)
 {
     cr_lag_t *l = &j->lag;
     double ls = cr_table_long_string_y(&j->p.table);
@@ -681,7 +681,6 @@ static void lag_saw(cr_judge_t *j, int p, double x, double y)
         return;
     if ((l->start[p].y < ls && y > ls) || (l->start[p].y > ls && y < ls))
         l->crossed[p] = true;
-    (void)x;
 }
 
 /* The lag's ruling (RULES.md §4.13, WPA 1.2). */
@@ -704,7 +703,7 @@ static int end_lag(cr_judge_t *j, const cr_event_t *rest, cr_event_t *out, int c
             l->has_rest[p] = true;
             l->rest[p].x = rest->balls[i].x;
             l->rest[p].y = rest->balls[i].y;
-            lag_saw(j, p, l->rest[p].x, l->rest[p].y);
+            lag_saw(j, p, l->rest[p].y);
         }
     }
     for (p = 1; p <= 2; p++) {
@@ -816,7 +815,6 @@ int cr_judge_create(const cr_rules_params_t *p, cr_judge_t **out)
     j->bih = p->game == CR_GAME_NONE ? CR_BIH_NONE : CR_BIH_BEHIND_HEAD;
     j->call_ball = -1;
     j->call_pocket = CR_POCKET_NONE;
-    j->rack_no = 0;
     *out = j;
     return CR_OK;
 }
@@ -1017,7 +1015,6 @@ static int on_input(cr_judge_t *j, const cr_event_t *ev, cr_event_t *out, int ca
             j->at_table = ev->player;
         break;
     case CR_INPUT_RACK:
-        j->rack_no++;
         new_rack(j, (ev->player == 1 || ev->player == 2) ? ev->player : j->breaker);
         break;
     case CR_INPUT_LAG:
@@ -1044,7 +1041,6 @@ static int on_input(cr_judge_t *j, const cr_event_t *ev, cr_event_t *out, int ca
             int who = !strcmp(ev->choice, "rebreak_self") ? j->at_table : cr_other(j->at_table);
             int keep[3] = {0, j->fouls_in_row[1], j->fouls_in_row[2]};
 
-            j->rack_no++;
             new_rack(j, who);
             if (j->p.game == CR_GAME_14_1) {
                 j->fouls_in_row[1] = keep[1]; /* a re-break keeps the 14.1 foul count */
@@ -1102,7 +1098,7 @@ static int on_lag_event(cr_judge_t *j, const cr_event_t *ev, cr_event_t *out, in
         } else if (ev->rail == CR_RAIL_LEFT || ev->rail == CR_RAIL_RIGHT) {
             l->side_contact[p] = true;
         }
-        lag_saw(j, p, ev->x, ev->y);
+        lag_saw(j, p, ev->y);
         break;
     case CR_EV_POCKET:
     case CR_EV_OFF_TABLE:
@@ -1112,7 +1108,7 @@ static int on_lag_event(cr_judge_t *j, const cr_event_t *ev, cr_event_t *out, in
         break;
     case CR_EV_BALLS:
         for (i = 0; i < ev->n_balls; i++)
-            lag_saw(j, lag_player_of_ball(l, ev->balls[i].id), ev->balls[i].x, ev->balls[i].y);
+            lag_saw(j, lag_player_of_ball(l, ev->balls[i].id), ev->balls[i].y);
         break;
     case CR_EV_DISTURBED:
     case CR_EV_DOUBLE_HIT:
@@ -1170,7 +1166,6 @@ int cr_judge_feed(cr_judge_t *j, const cr_event_t *ev, cr_event_t *out, int cap)
             n = end_shot(j, NULL, ev->t, out, cap, n);
         if (j->game_over) {
             /* A stroke after the rack was decided: the next rack's break. */
-            j->rack_no++;
             new_rack(j, j->at_table);
         }
         start_shot(j, ev);
@@ -1219,7 +1214,6 @@ int cr_judge_feed(cr_judge_t *j, const cr_event_t *ev, cr_event_t *out, int cap)
         }
         if (ev->ball == CR_BALL_CUE && s->bih == CR_BIH_BEHIND_HEAD && !s->cue_crossed &&
             j->p.kitchen == CR_KITCHEN_SEED && s->first_ball < 0) {
-            s->cue_cushion_before = true;
             cr_shot_add_foul(j, "bad_play_from_behind_head_string", ev->t, 1.0,
                              "With ball in hand behind the head string, the cue ball touched the %s cushion before "
                              "crossing the head string (seed/BCA rule).",

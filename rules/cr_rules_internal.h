@@ -55,9 +55,8 @@ typedef struct {
     bool rail_after_contact;          /* some ball driven to a rail after the first contact */
     bool cue_rail_after_contact;
 
-    bool cue_crossed;        /* cue ball centre seen at x >= L/4 */
+    bool cue_crossed; /* cue ball centre seen at x >= L/4 */
     double t_crossed;
-    bool cue_cushion_before; /* cue ball touched a cushion before crossing (seed kitchen rule) */
 
     int n_pocketed;
     int pocketed[CR_NUM_BALLS];
@@ -98,7 +97,6 @@ struct cr_judge {
 
     int at_table;   /* the player to shoot next: 1 or 2 */
     int breaker;    /* breaker of the current rack */
-    int rack_no;    /* 0-based */
     bool need_break;
     bool on_table[CR_NUM_BALLS];
     cr_bih_t bih;

@@ -318,10 +318,8 @@ static int apply_script(ctx_t *c, const cr_scn_script_t *sc)
         c->tmp.x = st[sc->ball].x;
         c->tmp.y = st[sc->ball].y;
         c->tmp.cause = CR_CAUSE_TOUCH;
-        if (c->rest_emitted) {
-            /* touched after the shot ended: it moves again; a new rest is not
-             * a shot's rest, so none is written */
-        }
+        /* touched after the shot ended: shot null, and its new stop is no
+         * shot's rest, so no rest line follows (emit_rest runs once a shot) */
         return emit(c, &c->tmp);
     }
     for (p = 0; p < CR_POCKET_COUNT; p++) {

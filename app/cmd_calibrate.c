@@ -15,6 +15,7 @@
 
 #include <jansson.h>
 
+#include "calib_file.h"
 #include "cli.h"
 #include "cr_calib.h"
 #include "cr_frame_source.h"
@@ -148,20 +149,12 @@ static void draw_overlay(uint8_t *rgb, int w, int h, const cr_calib_result_t *r,
 static int write_calibration(const char *path, const char *input, const cr_calib_result_t *r, const cr_table_t *t,
                              int w, int h, bool head_right, bool manual, int n_frames)
 {
-    char tmp[4200];
-    json_t *root, *arr, *hom;
-    int i, rc;
+    json_t *root, *hom;
+    int i;
 
-    root = json_object();
-    json_object_set_new(root, "version", json_integer(1));
-    json_object_set_new(root, "image", json_pack("{s:i,s:i}", "width", w, "height", h));
-    json_object_set_new(root, "table", json_pack("{s:f,s:f}", "length_mm", t->length_mm, "width_mm", t->width_mm));
-    arr = json_array();
-    for (i = 0; i < 4; i++)
-        json_array_append_new(arr, json_pack("[f,f]", round(r->corners_px[i][0] * 1000) / 1000,
-                                             round(r->corners_px[i][1] * 1000) / 1000));
-    json_object_set_new(root, "corners_px", arr);
-    json_object_set_new(root, "head", json_string(head_right ? "right" : "left"));
+    root = cr_calib_file_new(w, h, t, r->corners_px, head_right ? "right" : "left");
+    if (!root)
+        return -1;
     json_object_set_new(root, "source", json_string(input));
     json_object_set_new(root, "method", json_string(manual ? "corners given (--corners)" : "automatic"));
     json_object_set_new(root, "frames", json_integer(n_frames));
@@ -177,14 +170,7 @@ static int write_calibration(const char *path, const char *input, const cr_calib
     json_object_set_new(root, "line_rms_px",
                         json_pack("{s:f,s:f,s:f,s:f}", "top", r->rms_px[0], "bottom", r->rms_px[1], "left",
                                   r->rms_px[2], "right", r->rms_px[3]));
-    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-    rc = json_dump_file(root, tmp, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
-    json_decref(root);
-    if (rc != 0 || rename(tmp, path) != 0) {
-        remove(tmp);
-        return -1;
-    }
-    return 0;
+    return cr_calib_file_write(root, path);
 }
 
 static int parse_corners(const char *s, double c[4][2])

@@ -16,6 +16,7 @@
 
 #include <jansson.h>
 
+#include "calib_file.h"
 #include "cli.h"
 #include "cr_jsonl.h"
 #include "cr_player.h"
@@ -65,24 +66,16 @@ static int on_frame(void *user, int index, double t, const uint8_t *rgb, int str
 
 static int write_calib(const char *dir, const cr_scenario_t *scn, const cr_camera_t *cam)
 {
-    char path[4200], tmp[4200];
+    char path[4200];
     double corners[4][2];
-    json_t *root, *arr, *c, *rot, *pos;
-    int i, rc;
+    json_t *root, *c, *rot, *pos;
+    int i;
 
     if (!cr_camera_table_corners(cam, &scn->table, corners))
         return -1;
-    root = json_object();
-    json_object_set_new(root, "version", json_integer(1));
-    json_object_set_new(root, "image", json_pack("{s:i,s:i}", "width", scn->width, "height", scn->height));
-    json_object_set_new(root, "table",
-                        json_pack("{s:f,s:f}", "length_mm", scn->table.length_mm, "width_mm", scn->table.width_mm));
-    arr = json_array();
-    for (i = 0; i < 4; i++)
-        json_array_append_new(arr, json_pack("[f,f]", round(corners[i][0] * 1000) / 1000,
-                                             round(corners[i][1] * 1000) / 1000));
-    json_object_set_new(root, "corners_px", arr);
-    json_object_set_new(root, "head", json_string(cr_camera_head_side(cam, &scn->table)));
+    root = cr_calib_file_new(scn->width, scn->height, &scn->table, corners, cr_camera_head_side(cam, &scn->table));
+    if (!root)
+        return -1;
     c = json_pack("{s:f,s:f,s:f,s:f,s:f,s:f}", "fx", cam->fx, "fy", cam->fy, "cx", cam->cx, "cy", cam->cy, "k1",
                   cam->k1, "k2", cam->k2);
     rot = json_array();
@@ -98,14 +91,7 @@ static int write_calib(const char *dir, const cr_scenario_t *scn, const cr_camer
     json_object_set_new(root, "camera", c);
     json_object_set_new(root, "ball_diameter_mm", json_real(2 * scn->table.ball_radius_mm));
     snprintf(path, sizeof(path), "%s/calib.json", dir);
-    snprintf(tmp, sizeof(tmp), "%s/.calib.json.tmp", dir);
-    rc = json_dump_file(root, tmp, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
-    json_decref(root);
-    if (rc != 0 || rename(tmp, path) != 0) {
-        remove(tmp);
-        return -1;
-    }
-    return 0;
+    return cr_calib_file_write(root, path);
 }
 
 /* Draws the look of the table and the camera from the seed (--vary). */

@@ -24,6 +24,10 @@ static const struct {
     {"capture", cr_test_register_capture},
     {"calib", cr_test_register_calib},
     {"eval", cr_test_register_eval},
+    {"vision", cr_test_register_vision},
+    {"detect", cr_test_register_detect},
+    {"track", cr_test_register_track},
+    {"recon", cr_test_register_recon},
 };
 
 int main(int argc, char **argv)

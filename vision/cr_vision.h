@@ -1,0 +1,116 @@
+/*
+ * cr_vision.h - the values that flow through the vision pipeline, shared by
+ * its three stages:
+ *
+ *   frame (I420) --cr_detect.h--> detections (per frame, no memory of the past)
+ *                --cr_track.h---> ball states (per frame: identity, position,
+ *                                 velocity, seen/hidden/gone; identities fixed
+ *                                 along whole tracks, so output lags input)
+ *                --cr_recon.h---> events (SPEC §3: stroke, collision, cushion,
+ *                                 pocket, off_table, disturbed, placed, rest,
+ *                                 double_hit)
+ *
+ * Geometry comes from a posed camera (cr_camera.h): a ball at rest has its
+ * centre at z = R above the cloth, so a ball's table position is where the
+ * ray through its image centre meets the plane z = R
+ * (cr_camera_unproject_plane(cam, u, v, R, ...)), never the cloth plane
+ * (which would put balls up to ~12 mm too far from the camera's nadir).
+ *
+ * All values are plain, fixed size and copyable.
+ */
+#ifndef CR_VISION_H
+#define CR_VISION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cr_camera.h"
+#include "cr_table.h"
+#include "cr_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A non-owning planar I420 image (luma full size, chroma (w+1)/2 x (h+1)/2),
+ * e.g. a cr_frame_t from capture/ without the copy. */
+typedef struct {
+    const uint8_t *y, *u, *v;
+    int width, height;
+    int stride_y, stride_u, stride_v; /* bytes between rows */
+} cr_yuv_image_t;
+
+/* Ball colour classes of a standard set (the stripe 9..15 carries the colour
+ * of ball n - 8). */
+typedef enum {
+    CR_COLOUR_WHITE = 0, /* cue ball */
+    CR_COLOUR_YELLOW,    /* 1, 9 */
+    CR_COLOUR_BLUE,      /* 2, 10 */
+    CR_COLOUR_RED,       /* 3, 11 */
+    CR_COLOUR_PURPLE,    /* 4, 12 */
+    CR_COLOUR_ORANGE,    /* 5, 13 */
+    CR_COLOUR_GREEN,     /* 6, 14 */
+    CR_COLOUR_MAROON,    /* 7, 15 */
+    CR_COLOUR_BLACK,     /* 8 */
+    CR_COLOUR_COUNT
+} cr_colour_t;
+
+#define CR_VISION_MAX_DETECTIONS 64
+#define CR_VISION_MAX_BALLS 16 /* ids 0..15 */
+
+/* One ball candidate in one frame. */
+typedef struct {
+    double u, v;       /* image centre, pixels (the distorted image as decoded) */
+    double x, y;       /* table mm: ball centre projected onto the cloth (see above) */
+    double r_px;       /* expected image radius of a ball at (x, y), pixels */
+    double sigma_mm;   /* 1-sigma position uncertainty, mm */
+    double blur_dx, blur_dy; /* motion streak: half the displacement over the exposure,
+                                table mm (0, 0 when sharp); (x, y) is mid-exposure */
+    float score;       /* 0..1: how sure this is a ball */
+    float visible;     /* 0..1: share of the disc seen (hand, cue, arm, pocket jaw) */
+    float colour_p[CR_COLOUR_COUNT]; /* colour class probabilities (sum 1) */
+    float white_frac;  /* share of the seen disc that is white (stripe evidence) */
+    float id_p[CR_VISION_MAX_BALLS]; /* this frame alone: probability of each id 0..15 */
+} cr_detection_t;
+
+/* Where a tracked ball is. */
+typedef enum {
+    CR_BALL_SEEN = 0, /* detected in this frame */
+    CR_BALL_HIDDEN,   /* not detected; position held or predicted (under a hand, cue, arm) */
+    CR_BALL_GONE      /* vanished and not seen since (pocketed or off the table: recon decides) */
+} cr_ball_status_t;
+
+/* One ball in one frame, as the tracker finally knows it. */
+typedef struct {
+    int id;           /* 0..15, or -1 when still unsure */
+    int track;        /* tracker's id for this ball, stable for the whole input */
+    double x, y;      /* table mm (last known for HIDDEN/GONE) */
+    double vx, vy;    /* mm/s (0 for HIDDEN with no motion, GONE) */
+    double sigma_mm;  /* position uncertainty */
+    cr_ball_status_t status;
+    float id_conf;    /* 0..1 confidence in id */
+    bool blurred;     /* the detection was a motion streak */
+} cr_ball_obs_t;
+
+/* All balls the tracker knows of at one frame time. */
+typedef struct {
+    double t;         /* seconds of media time (the frame's PTS, mid-exposure) */
+    uint64_t frame;   /* frame index */
+    int n;
+    cr_ball_obs_t balls[CR_VISION_MAX_DETECTIONS];
+} cr_ball_frame_t;
+
+/* Converts a packed RGB image to I420 (BT.601 limited range, as x264 and
+ * the decoders use), for tests and for stills. y, u, v must hold w*h and
+ * ((w+1)/2)*((h+1)/2) bytes each; strides are the widths. */
+void cr_vision_rgb_to_i420(const uint8_t *rgb, int width, int height, int stride, uint8_t *y, uint8_t *u,
+                           uint8_t *v);
+
+/* And back (for calibration from I420 frames and for check images). */
+void cr_vision_i420_to_rgb(const cr_yuv_image_t *img, uint8_t *rgb, int stride);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CR_VISION_H */

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 #define CR_PI 3.14159265358979323846
 
@@ -340,4 +341,139 @@ const char *cr_camera_head_side(const cr_camera_t *cam, const cr_table_t *t)
     if (fabs(du) >= fabs(dv))
         return du < 0.0 ? "left" : "right";
     return dv < 0.0 ? "top" : "bottom";
+}
+
+bool cr_camera_plane_homography(const cr_camera_t *cam, double h[9])
+{
+    const double *m = cam->rot;
+    const double p[3] = {-cam->pos[0], -cam->pos[1], cam->pos[2]};
+    double t[3];
+    int i;
+
+    for (i = 0; i < 3; i++)
+        t[i] = m[3 * i] * p[0] + m[3 * i + 1] * p[1] + m[3 * i + 2] * p[2];
+    /* columns: K r1, K r2, K t with r1, r2 the rotation's first two columns */
+    for (i = 0; i < 3; i++) {
+        const double col[3] = {m[i == 2 ? 0 : i], m[3 + (i == 2 ? 0 : i)], m[6 + (i == 2 ? 0 : i)]};
+        const double *c = i == 2 ? t : col;
+
+        h[i] = cam->fx * c[0] + cam->cx * c[2];
+        h[3 + i] = cam->fy * c[1] + cam->cy * c[2];
+        h[6 + i] = c[2];
+    }
+    if (fabs(h[8]) < 1e-12)
+        return false;
+    for (i = 0; i < 9; i++)
+        h[i] /= h[8];
+    h[8] = 1.0;
+    return true;
+}
+
+/* Decomposes h with focal length f (principal point c): fills rot and pos.
+ * Returns false when degenerate. */
+static bool decompose(const double h[9], double f, double cx, double cy, double rot[9], double pos[3])
+{
+    double m[3][3], n1, n2, lam, e, r1[3], r2[3], r3[3], t[3];
+    int i;
+
+    for (i = 0; i < 3; i++) {
+        m[i][0] = (h[i] - cx * h[6 + i]) / f;
+        m[i][1] = (h[3 + i] - cy * h[6 + i]) / f;
+        m[i][2] = h[6 + i];
+    }
+    n1 = sqrt(m[0][0] * m[0][0] + m[0][1] * m[0][1] + m[0][2] * m[0][2]);
+    n2 = sqrt(m[1][0] * m[1][0] + m[1][1] * m[1][1] + m[1][2] * m[1][2]);
+    if (!(n1 > 0.0 && n2 > 0.0))
+        return false;
+    lam = 2.0 / (n1 + n2);
+    if (m[2][2] * lam < 0.0) /* the table lies in front of the camera */
+        lam = -lam;
+    for (i = 0; i < 3; i++) {
+        r1[i] = m[0][i] / n1 * (lam > 0 ? 1.0 : -1.0);
+        r2[i] = m[1][i] / n2 * (lam > 0 ? 1.0 : -1.0);
+        t[i] = m[2][i] * lam;
+    }
+    /* the nearest orthonormal pair, symmetric in r1 and r2 */
+    e = r1[0] * r2[0] + r1[1] * r2[1] + r1[2] * r2[2];
+    for (i = 0; i < 3; i++) {
+        double a = r1[i] - 0.5 * e * r2[i], b = r2[i] - 0.5 * e * r1[i];
+
+        r1[i] = a, r2[i] = b;
+    }
+    n1 = sqrt(r1[0] * r1[0] + r1[1] * r1[1] + r1[2] * r1[2]);
+    n2 = sqrt(r2[0] * r2[0] + r2[1] * r2[1] + r2[2] * r2[2]);
+    for (i = 0; i < 3; i++)
+        r1[i] /= n1, r2[i] /= n2;
+    r3[0] = r1[1] * r2[2] - r1[2] * r2[1];
+    r3[1] = r1[2] * r2[0] - r1[0] * r2[2];
+    r3[2] = r1[0] * r2[1] - r1[1] * r2[0];
+    for (i = 0; i < 3; i++) {
+        rot[3 * i] = r1[i];
+        rot[3 * i + 1] = r2[i];
+        rot[3 * i + 2] = r3[i];
+    }
+    /* (-px, -py, pz) = R^T t */
+    for (i = 0; i < 3; i++) {
+        double v = rot[i] * t[0] + rot[3 + i] * t[1] + rot[6 + i] * t[2];
+
+        pos[i] = i < 2 ? -v : v;
+    }
+    return pos[2] > 0.0;
+}
+
+int cr_camera_from_homography(const double h[9], int width, int height, double k1, double k2, double f_hint_px,
+                              double height_prior_mm, cr_camera_t *out, bool *f_solved)
+{
+    const double cx = (width - 1) / 2.0, cy = (height - 1) / 2.0;
+    double a[2], b[2], c[2], A1, B1, A2, B2, g, f = 0.0, rot[9], pos[3];
+    bool solved = false;
+    int i;
+
+    if (width <= 0 || height <= 0 || !h)
+        return CR_ERR_INVALID;
+    for (i = 0; i < 2; i++) {
+        a[i] = h[i] - cx * h[6 + i];
+        b[i] = h[3 + i] - cy * h[6 + i];
+        c[i] = h[6 + i];
+    }
+    A1 = a[0] * a[1] + b[0] * b[1], B1 = c[0] * c[1];
+    A2 = a[0] * a[0] + b[0] * b[0] - a[1] * a[1] - b[1] * b[1], B2 = c[0] * c[0] - c[1] * c[1];
+    if (A1 * A1 + A2 * A2 > 0.0) {
+        g = -(A1 * B1 + A2 * B2) / (A1 * A1 + A2 * A2);
+        if (g > 0.0) {
+            double fs = 1.0 / sqrt(g);
+
+            if (fs > 0.2 * width && fs < 20.0 * width && decompose(h, fs, cx, cy, rot, pos) &&
+                acos(fmin(1.0, fabs(rot[8]))) > 2.0 * 3.14159265358979323846 / 180.0) {
+                f = fs;
+                solved = true;
+            }
+        }
+    }
+    if (!solved && f_hint_px > 0.0)
+        f = f_hint_px;
+    if (!solved && !(f > 0.0)) {
+        if (!(height_prior_mm > 0.0))
+            return CR_ERR_INVALID;
+        f = width; /* the height scales with f for a near-overhead view: two steps settle it */
+        for (i = 0; i < 3; i++) {
+            if (!decompose(h, f, cx, cy, rot, pos))
+                return CR_ERR_INVALID;
+            f *= height_prior_mm / pos[2];
+        }
+    }
+    if (!decompose(h, f, cx, cy, rot, pos))
+        return CR_ERR_INVALID;
+    out->width = width;
+    out->height = height;
+    out->fx = out->fy = f;
+    out->cx = cx;
+    out->cy = cy;
+    out->k1 = k1;
+    out->k2 = k2;
+    memcpy(out->rot, rot, sizeof(rot));
+    memcpy(out->pos, pos, sizeof(pos));
+    if (f_solved)
+        *f_solved = solved;
+    return CR_OK;
 }

@@ -126,6 +126,25 @@ bool cr_camera_table_corners(const cr_camera_t *cam, const cr_table_t *t, double
  * to, seen from the table centre). */
 const char *cr_camera_head_side(const cr_camera_t *cam, const cr_table_t *t);
 
+/* A posed camera from the homography H (row-major) that maps table points
+ * (x, y, 1) on the cloth plane z = 0 (mm) to undistorted pixels, for a
+ * w x h image with square pixels and the principal point at the image
+ * centre. The focal length is solved from H's two orthogonality
+ * constraints when the view is tilted enough to make it observable (more
+ * than about 2 degrees away from straight down); otherwise f_hint_px is
+ * used when > 0, else the focal length that puts the camera height_prior_mm
+ * above the cloth. k1, k2: the lens's radial distortion on fx-normalised
+ * coordinates (copied into the camera). *f_solved (may be NULL) tells
+ * whether the focal length came from H. Returns 0, or CR_ERR_INVALID for a
+ * degenerate H (leaving *out untouched). */
+int cr_camera_from_homography(const double h[9], int width, int height, double k1, double k2, double f_hint_px,
+                              double height_prior_mm, cr_camera_t *out, bool *f_solved);
+
+/* The homography of the cloth plane z = 0 for cam (distortion excluded):
+ * (x, y, 1) mm -> undistorted pixels, row-major, h[8] = 1 where possible.
+ * Returns false for a degenerate camera. */
+bool cr_camera_plane_homography(const cr_camera_t *cam, double h[9]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -19,6 +19,7 @@ static const char *const cr_type_names[CR_EV_TYPE_COUNT] = {
     [CR_EV_FOUL] = "foul",             [CR_EV_RULING] = "ruling",
     [CR_EV_INPUT] = "input",           [CR_EV_DOUBLE_HIT] = "double_hit",
     [CR_EV_PUSH_SHOT] = "push_shot",
+    [CR_EV_WARNING] = "warning",
 };
 
 static const char *const cr_input_names[CR_INPUT_KIND_COUNT] = {

@@ -35,6 +35,7 @@ typedef enum {
     CR_EV_INPUT,
     CR_EV_DOUBLE_HIT, /* extension: vision suspects a double hit (6.7) */
     CR_EV_PUSH_SHOT,  /* extension: vision suspects a push shot (6.8) */
+    CR_EV_WARNING,    /* extension: the analysis itself is in doubt (code, detail), e.g. the camera moved */
     CR_EV_TYPE_COUNT
 } cr_event_type_t;
 
@@ -154,7 +155,7 @@ typedef struct {
     cr_game_t game;
     char rules[CR_CODE_LEN];
 
-    /* foul */
+    /* foul, warning */
     char code[CR_CODE_LEN];
     char rule[CR_CODE_LEN];
     char detail[CR_TEXT_LEN];

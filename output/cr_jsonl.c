@@ -718,6 +718,10 @@ static int cr_parse_fields(cr_pctx_t *c, json_t *o, cr_event_t *ev)
         CR_TRY(cr_get_id(c, o, "ball", CR_OPT, &ev->ball));
         CR_TRY(cr_get_confidence(c, o, CR_REQ, &ev->confidence));
         return 0;
+    case CR_EV_WARNING:
+        CR_TRY(cr_get_str(c, o, "code", CR_REQ, ev->code, sizeof(ev->code), true));
+        CR_TRY(cr_get_str(c, o, "detail", CR_REQ, ev->detail, sizeof(ev->detail), false));
+        return 0;
     case CR_EV_TYPE_COUNT:
         break;
     }
@@ -1298,6 +1302,10 @@ static int cr_build(const cr_event_t *ev, json_t **out, char *err, size_t err_le
         if (ev->ball != CR_BALL_UNKNOWN)
             cr_put_id(&b, o, "ball", ev->ball);
         cr_put_num(&b, o, "confidence", ev->confidence, CR_SCALE_CONF, 0.0, 1.0);
+        break;
+    case CR_EV_WARNING:
+        cr_put_str(&b, o, "code", ev->code, sizeof(ev->code), true);
+        cr_put_str(&b, o, "detail", ev->detail, sizeof(ev->detail), false);
         break;
     case CR_EV_TYPE_COUNT:
         break;

@@ -445,6 +445,14 @@ static void test_parse_vision_extensions(void)
     CU_ASSERT_EQUAL(ev.type, CR_EV_PUSH_SHOT);
     CU_ASSERT_EQUAL(ev.ball, 0);
     CU_ASSERT_DOUBLE_EQUAL(ev.confidence, 0.3, 1e-12);
+    CU_ASSERT_EQUAL_FATAL(parse("{\"type\":\"warning\",\"t\":12.5,\"code\":\"camera_moved\","
+                                "\"detail\":\"The table edges moved by 6 px.\"}",
+                                &ev, err),
+                          0);
+    CU_ASSERT_EQUAL(ev.type, CR_EV_WARNING);
+    CU_ASSERT_STRING_EQUAL(ev.code, "camera_moved");
+    CU_ASSERT_STRING_EQUAL(ev.detail, "The table edges moved by 6 px.");
+    CU_ASSERT_NOT_EQUAL(parse("{\"type\":\"warning\",\"t\":1,\"detail\":\"no code\"}", &ev, err), 0);
 }
 
 static void test_names(void)

@@ -344,6 +344,34 @@ static json_t *json_rulings(const cr_eval_rulings_t *g)
     return o;
 }
 
+/* One class of truth balls (resting, moving); NULL when out of memory. */
+static json_t *pos_class_json(const cr_eval_pos_class_t *c)
+{
+    json_t *o = json_object(), *e = json_object();
+    int bad = !o || !e;
+
+    if (bad) {
+        json_decref(o);
+        json_decref(e);
+        return NULL;
+    }
+    bad |= jset(o, "truth_visible", json_integer(c->truth_visible));
+    bad |= jset(o, "detected", json_integer(c->detected));
+    bad |= jset(o, "identity_correct", json_integer(c->identity_correct));
+    bad |= jset(o, "detection_recall", jnum(c->detection_recall, RATIO));
+    bad |= jset(o, "identity_accuracy", jnum(c->identity_accuracy, RATIO));
+    bad |= jset(e, "n", json_integer(c->n_errors));
+    bad |= jset(e, "median", jnum(c->err_median_mm, MM));
+    bad |= jset(e, "p95", jnum(c->err_p95_mm, MM));
+    bad |= jset(e, "max", jnum(c->err_max_mm, MM));
+    bad |= jset(o, "error_mm", e);
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
 static json_t *json_positions(const cr_eval_positions_result_t *g)
 {
     json_t *o, *e;
@@ -375,6 +403,8 @@ static json_t *json_positions(const cr_eval_positions_result_t *g)
     bad |= jset(e, "p95", jnum(g->err_p95_mm, MM));
     bad |= jset(e, "max", jnum(g->err_max_mm, MM));
     bad |= jset(o, "error_mm", e);
+    bad |= jset(o, "resting", pos_class_json(&g->resting));
+    bad |= jset(o, "moving", pos_class_json(&g->moving));
     if (bad) {
         json_decref(o);
         return NULL;
@@ -504,6 +534,12 @@ static void print_table(FILE *f, const eval_opts_t *o, const cr_eval_result_t *r
         fprintf(f, "  detection recall %s, precision %s, identity accuracy %s, %ld unidentified\n",
                 fmt_ratio(g->detection_recall, a), fmt_ratio(g->detection_precision, b),
                 fmt_ratio(g->identity_accuracy, c), g->unidentified);
+        fprintf(f, "  resting: error %s / %s / %s mm, recall %s, identity %s\n", fmt_ms(g->resting.err_median_mm, a),
+                fmt_ms(g->resting.err_p95_mm, b), fmt_ms(g->resting.err_max_mm, c),
+                fmt_ratio(g->resting.detection_recall, d), fmt_ratio(g->resting.identity_accuracy, e));
+        fprintf(f, "  moving:  error %s / %s / %s mm, recall %s, identity %s\n", fmt_ms(g->moving.err_median_mm, a),
+                fmt_ms(g->moving.err_p95_mm, b), fmt_ms(g->moving.err_max_mm, c),
+                fmt_ratio(g->moving.detection_recall, d), fmt_ratio(g->moving.identity_accuracy, e));
     }
 }
 

@@ -1516,8 +1516,47 @@ static int cr_score_rulings(cr_run_t *s)
 }
 
 /* Positions: see cr_eval_positions_result_t. */
+/* Truth speed of ball id in frame f from the neighbouring frames, mm/s;
+ * NAN when it is in neither. */
+static double cr_truth_speed(const cr_eval_positions_t *tp, size_t f, const cr_pos_row_t *b)
+{
+    double best = NAN;
+    int side;
+
+    for (side = -1; side <= 1; side += 2) {
+        const cr_pos_frame_t *nf;
+        size_t i;
+
+        if ((side < 0 && f == 0) || (side > 0 && f + 1 >= tp->n_frames))
+            continue;
+        nf = &tp->frames[f + side];
+        for (i = nf->first; i < nf->first + nf->n; i++) {
+            const cr_pos_row_t *o = &tp->rows[i];
+            double dt = fabs(nf->t - tp->frames[f].t), v;
+
+            if (o->id != b->id || !(dt > 0.0))
+                continue;
+            v = hypot(o->x - b->x, o->y - b->y) / dt;
+            if (!isfinite(best) || v > best)
+                best = v;
+        }
+    }
+    return best;
+}
+
+/* Summaries of one class: its errors are err[0..n). */
+static void cr_pos_class_end(cr_eval_pos_class_t *c, double *err, size_t n)
+{
+    c->n_errors = (long)n;
+    cr_summary(err, n, &c->err_median_mm, &c->err_p95_mm, &c->err_max_mm);
+    c->detection_recall = cr_ratio(c->detected, c->truth_visible);
+    c->identity_accuracy = cr_ratio(c->identity_correct, c->truth_visible);
+}
+
 static int cr_score_positions(cr_run_t *s, const cr_eval_positions_t *tp, const cr_eval_positions_t *cp)
 {
+    double *cls_err[2] = {NULL, NULL};
+    size_t cls_n[2] = {0, 0}, cls_cap[2] = {0, 0};
     cr_eval_positions_result_t *g = &s->r->positions;
     double *err = NULL, half = 0.5 / s->fps + CR_EVAL_TIME_TOLERANCE_S, r2 = s->p->match_radius_mm;
     size_t *order = NULL, n_err = 0, cap_err = 0, f, i, j;
@@ -1572,11 +1611,19 @@ static int cr_score_positions(cr_run_t *s, const cr_eval_positions_t *tp, const 
         for (i = tf->first; i < tf->first + tf->n; i++) {
             const cr_pos_row_t *tb = &tp->rows[i];
             bool det = false, ident = false;
-            double best = INFINITY;
+            double best = INFINITY, v, step;
+            cr_eval_pos_class_t *cls = NULL;
+            int k = -1;
 
             if (!tb->visible)
                 continue;
             g->truth_visible++;
+            v = cr_truth_speed(tp, f, tb);
+            step = f + 1 < tp->n_frames ? tp->frames[f + 1].t - tf->t : (f > 0 ? tf->t - tp->frames[f - 1].t : 0.0);
+            if (isfinite(v) && v < CR_EVAL_REST_MM_S)
+                cls = &g->resting, k = 0;
+            else if (isfinite(v) && step > 0.0 && v * step <= 2.0 * CR_BALL_RADIUS_MM)
+                cls = &g->moving, k = 1;
             for (j = cf->first; j < cf->first + cf->n; j++) {
                 const cr_pos_row_t *cb = &cp->rows[j];
                 double dx = cb->x - tb->x, dy = cb->y - tb->y, d2 = dx * dx + dy * dy;
@@ -1592,10 +1639,20 @@ static int cr_score_positions(cr_run_t *s, const cr_eval_positions_t *tp, const 
             }
             g->detected += det;
             g->identity_correct += ident;
+            if (cls) {
+                cls->truth_visible++;
+                cls->detected += det;
+                cls->identity_correct += ident;
+            }
             if (isfinite(best)) {
                 if (cr_grow((void **)&err, n_err, &cap_err, sizeof(*err)) != CR_OK)
                     goto done;
                 err[n_err++] = sqrt(best);
+                if (k >= 0) {
+                    if (cr_grow((void **)&cls_err[k], cls_n[k], &cls_cap[k], sizeof(double)) != CR_OK)
+                        goto done;
+                    cls_err[k][cls_n[k]++] = sqrt(best);
+                }
             }
         }
         for (j = cf->first; j < cf->first + cf->n; j++) {
@@ -1620,9 +1677,13 @@ static int cr_score_positions(cr_run_t *s, const cr_eval_positions_t *tp, const 
     g->detection_recall = cr_ratio(g->detected, g->truth_visible);
     g->detection_precision = cr_ratio(g->candidate_near_truth, g->candidate_balls);
     g->identity_accuracy = cr_ratio(g->identity_correct, g->truth_visible);
+    cr_pos_class_end(&g->resting, cls_err[0], cls_n[0]);
+    cr_pos_class_end(&g->moving, cls_err[1], cls_n[1]);
     rc = CR_OK;
 done:
     free(err);
+    free(cls_err[0]);
+    free(cls_err[1]);
     free(order);
     return rc;
 }

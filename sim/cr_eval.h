@@ -163,6 +163,22 @@ typedef struct {
     int *disagree_shots; /* truth shot indexes */
 } cr_eval_rulings_t;
 
+/* Position figures for one class of truth balls (resting, moving). */
+typedef struct {
+    long truth_visible;    /* visible truth balls of the class in matched frames */
+    long detected;         /* ... with a candidate ball within match_radius_mm */
+    long identity_correct; /* ... with a candidate ball of the same id within it */
+    long n_errors;
+    double detection_recall, identity_accuracy;   /* NAN when 0/0 */
+    double err_median_mm, err_p95_mm, err_max_mm; /* NAN when none */
+} cr_eval_pos_class_t;
+
+/* Truth speeds (from the neighbouring truth frames) that split the classes:
+ * resting below CR_EVAL_REST_MM_S; moving from there up to a displacement of
+ * one ball diameter per frame (faster balls are smeared beyond a diameter
+ * and counted in neither class). */
+#define CR_EVAL_REST_MM_S 5.0
+
 typedef struct {
     bool present;          /* truth positions were given */
     long frames;           /* truth frames */
@@ -176,6 +192,7 @@ typedef struct {
     long n_errors;         /* truth balls with a candidate ball of the same id */
     double detection_recall, detection_precision, identity_accuracy; /* NAN when 0/0 */
     double err_median_mm, err_p95_mm, err_max_mm; /* to the nearest same-id ball; NAN when none */
+    cr_eval_pos_class_t resting, moving;
 } cr_eval_positions_result_t;
 
 typedef struct {

@@ -738,9 +738,8 @@ static bool cr_shot_required(cr_event_type_t type)
     case CR_EV_POCKET:
     case CR_EV_OFF_TABLE:
     case CR_EV_REST:
-    case CR_EV_FOUL:
         return true;
-    default:
+    default: /* a foul between shots (6.6, 6.15) has none: null */
         return false;
     }
 }
@@ -1219,7 +1218,7 @@ static int cr_build(const cr_event_t *ev, json_t **out, char *err, size_t err_le
             cr_put_int(&b, o, "shot", ev->shot, 0, INT_MAX);
         else if (cr_shot_required(type) || ev->shot != -1)
             cr_bad(&b, "\"shot\" is out of range: %d", ev->shot);
-        else if (type == CR_EV_DISTURBED || type == CR_EV_RULING || type == CR_EV_INPUT)
+        else if (type == CR_EV_DISTURBED || type == CR_EV_RULING || type == CR_EV_INPUT || type == CR_EV_FOUL)
             cr_put(&b, o, "shot", json_null()); /* in the type's SPEC §3 row: null */
     }
 

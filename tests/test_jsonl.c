@@ -453,6 +453,12 @@ static void test_parse_vision_extensions(void)
     CU_ASSERT_STRING_EQUAL(ev.code, "camera_moved");
     CU_ASSERT_STRING_EQUAL(ev.detail, "The table edges moved by 6 px.");
     CU_ASSERT_NOT_EQUAL(parse("{\"type\":\"warning\",\"t\":1,\"detail\":\"no code\"}", &ev, err), 0);
+    /* a foul between shots carries a null shot */
+    CU_ASSERT_EQUAL_FATAL(parse("{\"type\":\"foul\",\"t\":3,\"shot\":null,\"code\":\"touched_ball\","
+                                "\"rule\":\"6.6\",\"detail\":\"x\"}",
+                                &ev, err),
+                          0);
+    CU_ASSERT_EQUAL(ev.shot, -1);
 }
 
 static void test_names(void)

@@ -1,9 +1,474 @@
-/* test_recon.c - vision/cr_recon.h (suite being written). */
+/* test_recon.c - vision/cr_recon.h: event reconstruction from tracked ball
+ * states. Each case plays a few balls on the simulator's physics
+ * (sim/cr_physics.h: exact event times), samples every ball at the frame
+ * times with Gaussian noise (0.5 mm at rest, up to 2 mm when fast, fixed
+ * seed) as a tracker would report them, and compares what cr_recon
+ * reconstructs with the physics' own events. */
 #include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "cr_physics.h"
+#include "cr_recon.h"
 #include "test_suites.h"
+
+#define MAX_EV 512
+
+typedef struct {
+    cr_event_t truth[MAX_EV];
+    int nt;
+    double t_rest;          /* truth: when the last ball stopped */
+    cr_event_t got[MAX_EV];
+    double emitted[MAX_EV]; /* frame time of the push that returned it */
+    int ng;
+} rcase_t;
+
+/* What to do to the balls. */
+typedef struct {
+    cr_ball_pos_t balls[CR_NUM_BALLS];
+    int n;
+    double speed, heading_deg, tip_b;
+    int leave_ball;        /* > 0: this ball leaves the table at its first cushion */
+    int nudge_ball;        /* > 0: touched 1 s after the rest */
+    double nudge_v[2];
+    double fps;
+    uint64_t seed;
+} setup_t;
+
+static uint64_t rng;
+
+static double urand(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return ((rng >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+}
+
+static double gauss(void)
+{
+    return sqrt(-2.0 * log(urand())) * cos(2.0 * 3.14159265358979323846 * urand());
+}
+
+static int add_truth(rcase_t *c, const cr_event_t *ev, int n)
+{
+    for (int i = 0; i < n && c->nt < MAX_EV; i++)
+        c->truth[c->nt++] = ev[i];
+    return 0;
+}
+
+/* Plays the setup and reconstructs it. Returns 0 or -1. */
+static int play(const setup_t *s, rcase_t *c)
+{
+    cr_table_t tab;
+    cr_sim_t *sim = NULL;
+    cr_recon_t *rc = NULL;
+    cr_recon_params_t rp;
+    cr_event_t *ev = malloc(sizeof(*ev) * MAX_EV), *out = malloc(sizeof(*out) * 128);
+    cr_ball_frame_t *fr = malloc(sizeof(*fr));
+    cr_sim_ball_t st[CR_NUM_BALLS], prev[CR_NUM_BALLS];
+    bool seen[CR_NUM_BALLS] = {false};
+    double t_end, t;
+    int n, k, i, rcode = -1;
+    long f;
+
+    memset(c, 0, sizeof(*c));
+    rng = s->seed ? s->seed : 88172645463325252ull;
+    cr_table_init(&tab, 2540.0, 1270.0);
+    if (!ev || !out || !fr || cr_sim_create(&tab, NULL, &sim) || cr_sim_place(sim, s->balls, s->n) ||
+        cr_sim_wait(sim, 0.5))
+        goto done;
+    if (s->leave_ball > 0 && cr_sim_leave_at_contact(sim, s->leave_ball, 1))
+        goto done;
+    if (cr_sim_strike(sim, 0, s->speed, s->heading_deg * 3.14159265358979323846 / 180.0, 0, s->tip_b))
+        goto done;
+    if (cr_sim_run(sim, 60.0, ev, MAX_EV, &n) || add_truth(c, ev, n) || cr_sim_time_all_at_rest(sim, &c->t_rest))
+        goto done;
+    t_end = c->t_rest + 1.0;
+    if (s->nudge_ball > 0) {
+        if (cr_sim_nudge(sim, c->t_rest + 1.0, s->nudge_ball, s->nudge_v[0], s->nudge_v[1]) ||
+            cr_sim_run(sim, 60.0, ev, MAX_EV, &n) || add_truth(c, ev, n) || cr_sim_time_all_at_rest(sim, &t))
+            goto done;
+        t_end = t + 1.0;
+    }
+
+    cr_recon_params_defaults(&rp);
+    rp.fps = s->fps;
+    if (cr_recon_create(&tab, &rp, &rc))
+        goto done;
+    for (f = 0;; f++) {
+        t = f / s->fps;
+        if (t > t_end)
+            break;
+        if (cr_sim_state_at(sim, t, st))
+            goto done;
+        memset(fr, 0, sizeof(*fr));
+        fr->t = t;
+        fr->frame = (uint64_t)f;
+        for (i = 0; i < CR_NUM_BALLS; i++) {
+            cr_ball_obs_t *o = &fr->balls[fr->n];
+            double sp = f > 0 && st[i].on_table && prev[i].on_table
+                            ? hypot(st[i].x - prev[i].x, st[i].y - prev[i].y) * s->fps
+                            : 0,
+                   sg = 0.5 + 1.5 * fmin(1.0, sp / 1000.0);
+
+            if (!st[i].on_table && !seen[i])
+                continue;
+            o->id = i;
+            o->track = i;
+            o->id_conf = 1.0f;
+            if (st[i].on_table) {
+                o->x = st[i].x + sg * gauss();
+                o->y = st[i].y + sg * gauss();
+                o->sigma_mm = sg;
+                o->status = CR_BALL_SEEN;
+                seen[i] = true;
+            } else {
+                o->x = prev[i].x;
+                o->y = prev[i].y;
+                o->sigma_mm = 0.5;
+                o->status = CR_BALL_GONE;
+            }
+            fr->n++;
+        }
+        memcpy(prev, st, sizeof(st));
+        if (cr_recon_push(rc, fr, out, 128, &n))
+            goto done;
+        for (k = 0; k < n && c->ng < MAX_EV; k++) {
+            c->emitted[c->ng] = t;
+            c->got[c->ng++] = out[k];
+        }
+    }
+    if (cr_recon_finish(rc, out, 128, &n))
+        goto done;
+    for (k = 0; k < n && c->ng < MAX_EV; k++) {
+        c->emitted[c->ng] = t_end;
+        c->got[c->ng++] = out[k];
+    }
+    rcode = 0;
+done:
+    cr_recon_destroy(rc);
+    cr_sim_destroy(sim);
+    free(ev);
+    free(out);
+    free(fr);
+    return rcode;
+}
+
+/* The first event of a type (and ball, when ball >= 0) in a list. */
+static const cr_event_t *find(const cr_event_t *evs, int n, cr_event_type_t type, int ball, int *idx)
+{
+    for (int k = 0; k < n; k++)
+        if (evs[k].type == type && (ball < 0 || evs[k].ball == ball)) {
+            if (idx)
+                *idx = k;
+            return &evs[k];
+        }
+    return NULL;
+}
+
+/* The first collision that involves the cue ball. */
+static const cr_event_t *first_cue_contact(const cr_event_t *evs, int n, int *idx)
+{
+    const cr_event_t *best = NULL;
+
+    for (int k = 0; k < n; k++)
+        if (evs[k].type == CR_EV_COLLISION && (evs[k].a == 0 || evs[k].b == 0) && (!best || evs[k].t < best->t)) {
+            best = &evs[k];
+            if (idx)
+                *idx = k;
+        }
+    return best;
+}
+
+static int other(const cr_event_t *e)
+{
+    return e->a == 0 ? e->b : e->a;
+}
+
+/* A ball placed so that a cue ball struck at heading h sends it into pocket p. */
+static void straight_pot(setup_t *s, double fps)
+{
+    const double px = 2540.0, py = 1270.0;        /* foot-right */
+    double bx = 2150.0, by = 950.0, dx = px - bx, dy = py - by, l = hypot(dx, dy);
+
+    memset(s, 0, sizeof(*s));
+    s->fps = fps;
+    s->balls[0] = (cr_ball_pos_t){0, bx - 700.0 * dx / l, by - 700.0 * dy / l};
+    s->balls[1] = (cr_ball_pos_t){1, bx, by};
+    s->balls[2] = (cr_ball_pos_t){2, 600.0, 300.0};
+    s->n = 3;
+    s->speed = 2500.0;
+    s->heading_deg = atan2(dy, dx) * 180.0 / 3.14159265358979323846;
+    s->tip_b = -0.3;
+    s->seed = 7;
+}
+
+static void test_straight_pot(void)
+{
+    static rcase_t c;
+    setup_t s;
+    const double fps_list[2] = {60.0, 30.0};
+
+    for (int q = 0; q < 2; q++) {
+        const cr_event_t *ts, *gs, *tc, *gc, *tp, *gp, *gr;
+        int ig = -1;
+        double fps = fps_list[q];
+
+        straight_pot(&s, fps);
+        CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+        ts = find(c.truth, c.nt, CR_EV_POCKET, 1, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(ts); /* the set-up pots the 1 */
+        gs = find(c.got, c.ng, CR_EV_STROKE, -1, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(gs);
+        CU_ASSERT_DOUBLE_EQUAL(gs->t, 0.5, 0.004);
+        CU_ASSERT_EQUAL(gs->n_moving, 0);
+        CU_ASSERT_EQUAL(gs->n_balls, 3);
+        /* first contact, sub-frame time */
+        tc = first_cue_contact(c.truth, c.nt, NULL);
+        gc = first_cue_contact(c.got, c.ng, &ig);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(tc);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(gc);
+        CU_ASSERT_EQUAL(other(gc), 1);
+        CU_ASSERT_EQUAL(gc->a, 0);
+        CU_ASSERT_DOUBLE_EQUAL(gc->t, tc->t, 0.25 / fps);
+        CU_ASSERT_DOUBLE_EQUAL(gc->x, tc->x, 10.0);
+        CU_ASSERT_DOUBLE_EQUAL(gc->y, tc->y, 10.0);
+        CU_ASSERT_DOUBLE_EQUAL(gc->confidence, 1.0, 1e-9);
+        CU_ASSERT(c.emitted[ig] <= tc->t + 2.0 / fps + 1e-9); /* latency: 2 frames */
+        /* the pocket */
+        tp = find(c.truth, c.nt, CR_EV_POCKET, 1, NULL);
+        gp = find(c.got, c.ng, CR_EV_POCKET, 1, &ig);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(gp);
+        CU_ASSERT_EQUAL(gp->pocket, CR_POCKET_FOOT_RIGHT);
+        CU_ASSERT_DOUBLE_EQUAL(gp->t, tp->t, 0.05);
+        CU_ASSERT(c.emitted[ig] <= tp->t + 2.0 / fps + 1e-9);
+        CU_ASSERT_PTR_NULL(find(c.got, c.ng, CR_EV_DISTURBED, -1, NULL));
+        CU_ASSERT_PTR_NULL(find(c.got, c.ng, CR_EV_OFF_TABLE, -1, NULL));
+        /* rest: on time and soon (<= 0.3 s after the last ball stopped) */
+        gr = find(c.got, c.ng, CR_EV_REST, -1, &ig);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(gr);
+        CU_ASSERT_DOUBLE_EQUAL(gr->t, c.t_rest, 0.25);
+        CU_ASSERT(c.emitted[ig] <= c.t_rest + 0.3);
+        CU_ASSERT(cr_event_find_ball(gr, 1) < 0);
+        CU_ASSERT((cr_event_find_ball(gr, 0) >= 0) == !find(c.truth, c.nt, CR_EV_POCKET, 0, NULL));
+        CU_ASSERT((find(c.got, c.ng, CR_EV_POCKET, 0, NULL) != NULL) == (find(c.truth, c.nt, CR_EV_POCKET, 0, NULL) != NULL));
+    }
+}
+
+/* A cut: the object ball goes into the right cushion and comes back. */
+static void test_cut_cushion(void)
+{
+    static rcase_t c;
+    setup_t s;
+    const cr_event_t *tk, *gk;
+    int hits = 0;
+
+    memset(&s, 0, sizeof(s));
+    s.fps = 60.0;
+    s.balls[0] = (cr_ball_pos_t){0, 800.0, 400.0};
+    s.balls[1] = (cr_ball_pos_t){1, 1300.0, 600.0};
+    s.n = 2;
+    s.speed = 3000.0;
+    /* aim at a ghost ball on the side of the 1 away from the right cushion */
+    s.heading_deg = atan2(600.0 - 45.0 - 400.0, 1300.0 - 40.0 - 800.0) * 180.0 / 3.14159265358979323846;
+    s.tip_b = 0.2;
+    s.seed = 11;
+    CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+    tk = first_cue_contact(c.truth, c.nt, NULL);
+    gk = first_cue_contact(c.got, c.ng, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(tk);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(gk);
+    CU_ASSERT_EQUAL(other(gk), 1);
+    CU_ASSERT_DOUBLE_EQUAL(gk->t, tk->t, 2.0 / 60.0 / 2.0);
+    /* every truth cushion contact of the object ball, within one frame */
+    for (int k = 0; k < c.nt; k++) {
+        const cr_event_t *e = &c.truth[k];
+        bool found = false;
+
+        if (e->type != CR_EV_CUSHION || e->ball != 1)
+            continue;
+        hits++;
+        for (int j = 0; j < c.ng; j++)
+            if (c.got[j].type == CR_EV_CUSHION && c.got[j].ball == 1 && c.got[j].rail == e->rail &&
+                fabs(c.got[j].t - e->t) <= 1.0 / 60.0)
+                found = true;
+        CU_ASSERT(found);
+    }
+    CU_ASSERT(hits >= 1); /* the set-up reaches a cushion */
+}
+
+/* Two object balls hit about 5 ms apart: the right order, or doubt. */
+static void test_close_first_contact(void)
+{
+    static rcase_t c;
+    setup_t s;
+    const cr_event_t *tk, *gk;
+    int second = -1;
+    double gap = INFINITY;
+
+    memset(&s, 0, sizeof(s));
+    s.fps = 60.0;
+    s.balls[0] = (cr_ball_pos_t){0, 900.0, 635.0};
+    s.balls[1] = (cr_ball_pos_t){3, 1500.0, 635.0 + 32.0};
+    s.balls[2] = (cr_ball_pos_t){4, 1512.0, 635.0 - 32.0};
+    s.n = 3;
+    s.speed = 2000.0;
+    s.heading_deg = 0.0;
+    s.seed = 5;
+    CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+    tk = first_cue_contact(c.truth, c.nt, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(tk);
+    for (int k = 0; k < c.nt; k++)
+        if (c.truth[k].type == CR_EV_COLLISION && (c.truth[k].a == 0 || c.truth[k].b == 0) &&
+            other(&c.truth[k]) != other(tk) && c.truth[k].t - tk->t < gap) {
+            gap = c.truth[k].t - tk->t;
+            second = other(&c.truth[k]);
+        }
+    CU_ASSERT(second > 0 && gap > 0.001 && gap < 0.03); /* the set-up is a close call */
+    gk = first_cue_contact(c.got, c.ng, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(gk);
+    CU_ASSERT(other(gk) == other(tk) || gk->confidence < 1.0);
+    CU_ASSERT(other(gk) == other(tk) || other(gk) == second);
+}
+
+/* The cue ball rolls into a pocket (scratch): the pocket comes out at once. */
+static void test_scratch(void)
+{
+    static rcase_t c;
+    setup_t s;
+    const cr_event_t *tp, *gp;
+    int ig = -1;
+
+    memset(&s, 0, sizeof(s));
+    s.fps = 60.0;
+    s.balls[0] = (cr_ball_pos_t){0, 1800.0, 700.0};
+    s.balls[1] = (cr_ball_pos_t){1, 600.0, 300.0};
+    s.n = 2;
+    s.speed = 2000.0;
+    s.heading_deg = atan2(1270.0 - 700.0, 2540.0 - 1800.0) * 180.0 / 3.14159265358979323846;
+    s.seed = 3;
+    CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+    tp = find(c.truth, c.nt, CR_EV_POCKET, 0, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(tp);
+    gp = find(c.got, c.ng, CR_EV_POCKET, 0, &ig);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(gp);
+    CU_ASSERT_EQUAL(gp->pocket, tp->pocket);
+    CU_ASSERT_EQUAL(gp->shot, 0);
+    CU_ASSERT(c.emitted[ig] <= tp->t + 2.0 / 60.0 + 1e-9);
+    CU_ASSERT_PTR_NULL(first_cue_contact(c.got, c.ng, NULL));
+    CU_ASSERT_PTR_NOT_NULL(find(c.got, c.ng, CR_EV_REST, -1, NULL));
+}
+
+/* A ball driven over the rail: off the table (with its cushion contact). */
+static void test_off_table(void)
+{
+    static rcase_t c;
+    setup_t s;
+    const cr_event_t *to, *go;
+
+    memset(&s, 0, sizeof(s));
+    s.fps = 60.0;
+    s.balls[0] = (cr_ball_pos_t){0, 1000.0, 300.0};
+    s.balls[1] = (cr_ball_pos_t){1, 1000.0, 700.0};
+    s.n = 2;
+    s.speed = 4000.0;
+    s.heading_deg = 90.0;
+    s.leave_ball = 1;
+    s.seed = 9;
+    CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+    to = find(c.truth, c.nt, CR_EV_OFF_TABLE, 1, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(to);
+    go = find(c.got, c.ng, CR_EV_OFF_TABLE, 1, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(go);
+    CU_ASSERT_DOUBLE_EQUAL(go->t, to->t, 2.0 / 60.0);
+    CU_ASSERT_PTR_NULL(find(c.got, c.ng, CR_EV_POCKET, 1, NULL));
+    CU_ASSERT_PTR_NOT_NULL(find(c.got, c.ng, CR_EV_CUSHION, 1, NULL));
+}
+
+/* A ball touched between shots: disturbed, no stroke, no shot. */
+static void test_disturbed_between_shots(void)
+{
+    static rcase_t c;
+    setup_t s;
+    const cr_event_t *gd;
+    int strokes = 0;
+
+    memset(&s, 0, sizeof(s));
+    s.fps = 60.0;
+    s.balls[0] = (cr_ball_pos_t){0, 600.0, 635.0};
+    s.balls[1] = (cr_ball_pos_t){1, 1900.0, 300.0};
+    s.balls[2] = (cr_ball_pos_t){2, 1200.0, 1000.0};
+    s.n = 3;
+    s.speed = 1200.0;
+    s.heading_deg = 0.0;
+    s.nudge_ball = 2;
+    s.nudge_v[0] = 150.0;
+    s.nudge_v[1] = 60.0;
+    s.seed = 13;
+    CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+    gd = find(c.got, c.ng, CR_EV_DISTURBED, 2, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(gd);
+    CU_ASSERT_DOUBLE_EQUAL(gd->t, c.t_rest + 1.0, 0.05);
+    CU_ASSERT_EQUAL(gd->shot, -1);
+    CU_ASSERT_DOUBLE_EQUAL(gd->x, 1200.0, 3.0);
+    CU_ASSERT_DOUBLE_EQUAL(gd->y, 1000.0, 3.0);
+    for (int k = 0; k < c.ng; k++)
+        if (c.got[k].type == CR_EV_STROKE)
+            strokes++;
+    CU_ASSERT_EQUAL(strokes, 1);
+    CU_ASSERT_PTR_NULL(find(c.got, c.ng, CR_EV_DISTURBED, 1, NULL));
+    CU_ASSERT_PTR_NULL(find(c.got, c.ng, CR_EV_DISTURBED, 0, NULL));
+}
+
+/* Bad arguments and still balls: nothing invented. */
+static void test_api(void)
+{
+    cr_table_t tab;
+    cr_recon_t *rc = NULL;
+    cr_recon_params_t p;
+    cr_ball_frame_t *fr = calloc(1, sizeof(*fr));
+    cr_event_t *out = calloc(64, sizeof(*out));
+    int n = -1, k;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    cr_table_init(&tab, 2540.0, 1270.0);
+    cr_recon_params_defaults(&p);
+    p.fps = 0;
+    CU_ASSERT_EQUAL(cr_recon_create(&tab, &p, &rc), CR_ERR_INVALID);
+    CU_ASSERT_PTR_NULL(rc);
+    CU_ASSERT_EQUAL(cr_recon_create(NULL, NULL, &rc), CR_ERR_INVALID);
+    CU_ASSERT_EQUAL_FATAL(cr_recon_create(&tab, NULL, &rc), 0);
+    fr->n = 2;
+    fr->balls[0] = (cr_ball_obs_t){.id = 0, .x = 500, .y = 500, .sigma_mm = 0.5, .status = CR_BALL_SEEN};
+    fr->balls[1] = (cr_ball_obs_t){.id = -1, .x = 900, .y = 500, .sigma_mm = 0.5, .status = CR_BALL_SEEN};
+    CU_ASSERT_EQUAL(cr_recon_push(rc, fr, out, 10, &n), CR_ERR_INVALID); /* max too small */
+    for (k = 0; k < 120; k++) {
+        fr->t = k / 60.0;
+        CU_ASSERT_EQUAL(cr_recon_push(rc, fr, out, 64, &n), 0);
+        CU_ASSERT_EQUAL(n, 0);
+    }
+    CU_ASSERT_EQUAL(cr_recon_push(rc, fr, out, 64, &n), CR_ERR_INVALID); /* time must advance */
+    CU_ASSERT_EQUAL(cr_recon_finish(rc, out, 64, &n), 0);
+    CU_ASSERT_EQUAL(n, 0); /* no stroke: no rest either */
+    cr_recon_destroy(rc);
+    cr_recon_destroy(NULL);
+    free(fr);
+    free(out);
+}
 
 int cr_test_register_recon(void)
 {
-    return CU_add_suite("recon", NULL, NULL) ? 0 : -1;
+    CU_pSuite s = CU_add_suite("recon", NULL, NULL);
+
+    if (!s || !CU_add_test(s, "api", test_api) || !CU_add_test(s, "straight pot 60/30 fps", test_straight_pot) ||
+        !CU_add_test(s, "cut into a cushion", test_cut_cushion) ||
+        !CU_add_test(s, "close first contact", test_close_first_contact) || !CU_add_test(s, "scratch", test_scratch) ||
+        !CU_add_test(s, "off the table", test_off_table) ||
+        !CU_add_test(s, "disturbed between shots", test_disturbed_between_shots))
+        return -1;
+    return 0;
 }

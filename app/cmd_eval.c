@@ -432,8 +432,14 @@ static json_t *json_result(const eval_opts_t *o, const cr_eval_result_t *r)
     bad |= jset(in, "candidate_positions", jstr_or_null(o->cand_pos));
     bad |= jset(root, "inputs", in);
     bad |= jset(root, "fps", jnum(r->fps, 1e6));
-    for (i = 0; i < CR_EVAL_N_TYPES; i++)
-        bad |= jset(types, cr_event_type_name(cr_eval_types[i]), json_counts(&r->types[cr_eval_types[i]], true));
+    for (i = 0; i < CR_EVAL_N_TYPES; i++) {
+        const cr_event_type_t ty = cr_eval_types[i];
+        json_t *k = json_counts(&r->types[ty], true);
+
+        if (k && (ty == CR_EV_COLLISION || ty == CR_EV_CUSHION))
+            bad |= jset(k, "outside_break", json_counts(&r->outside_break[ty], true));
+        bad |= jset(types, cr_event_type_name(ty), k);
+    }
     bad |= jset(root, "types", types);
     bad |= jset(root, "first_contact", json_first_contact(r));
     for (i = 0; i < r->n_codes; i++)
@@ -491,8 +497,15 @@ static void print_table(FILE *f, const eval_opts_t *o, const cr_eval_result_t *r
                 cr_event_type_name(cr_eval_types[i]), k->n_truth, k->n_candidate, k->tp, k->fp, k->fn,
                 fmt_ratio(k->precision, a), fmt_ratio(k->recall, b), k->identity_errors, k->window_s * 1000.0,
                 fmt_ms(k->dt_median_ms, c), fmt_ms(k->dt_p95_ms, d), fmt_ms(k->dt_max_ms, e));
+        if (cr_eval_types[i] == CR_EV_COLLISION || cr_eval_types[i] == CR_EV_CUSHION) {
+            k = &r->outside_break[cr_eval_types[i]];
+            fprintf(f, "%-10s %6d %6d %6d %6d %6d %9s %7s %7s %9s %8s %8s %8s\n", " no break", k->n_truth,
+                    k->n_candidate, k->tp, k->fp, k->fn, fmt_ratio(k->precision, a), fmt_ratio(k->recall, b), "",
+                    "", fmt_ms(k->dt_median_ms, c), fmt_ms(k->dt_p95_ms, d), fmt_ms(k->dt_max_ms, e));
+        }
     }
-    fprintf(f, "timing errors in ms (|candidate - truth| over matched pairs)\n\n");
+    fprintf(f, "timing errors in ms (|candidate - truth| over matched pairs); \"no break\": outside the truth's "
+               "break clusters\n\n");
 
     fprintf(f, "first contact: %d of %d shots correct (%s)\n", r->shots_correct, r->shots,
             fmt_ratio(r->first_contact_accuracy, a));

@@ -380,6 +380,7 @@ typedef struct {
         bool legal, game_over;
         int next_player;
         cr_bih_t ball_in_hand;
+        bool break_shot;
     } ruling;
 } cr_eval_ev_t;
 
@@ -489,6 +490,7 @@ int cr_eval_add(cr_eval_t *e, bool truth, const cr_event_t *ev)
     k->ruling.game_over = ev->ruling.game_over;
     k->ruling.next_player = ev->ruling.next_player;
     k->ruling.ball_in_hand = ev->ruling.ball_in_hand;
+    k->ruling.break_shot = ev->ruling.break_shot;
     return CR_OK;
 }
 
@@ -1171,6 +1173,76 @@ static int cr_indexes(const cr_eval_ev_t *evs, int n, cr_event_type_t type, int 
 }
 
 /* Scores one (non-foul) type. */
+/* Whether t falls in a break cluster of the truth: from the stroke of a shot
+ * the truth's ruling marks as a break to CR_EVAL_BREAK_CLUSTER_S after the
+ * cue ball's first contact in it. */
+static bool cr_in_break_cluster(const cr_eval_ev_t *evs, int n, double t)
+{
+    int i, j;
+
+    for (i = 0; i < n; i++) {
+        double t0 = NAN, t1 = NAN;
+
+        if (evs[i].type != CR_EV_RULING || !evs[i].ruling.break_shot || evs[i].shot < 0)
+            continue;
+        for (j = 0; j < n; j++) {
+            if (evs[j].shot != evs[i].shot)
+                continue;
+            if (evs[j].type == CR_EV_STROKE && !(evs[j].t >= t0))
+                t0 = evs[j].t;
+            if (evs[j].type == CR_EV_COLLISION && (evs[j].a == CR_BALL_CUE || evs[j].b == CR_BALL_CUE) &&
+                !(evs[j].t >= t1))
+                t1 = evs[j].t;
+        }
+        if (!isfinite(t0))
+            continue;
+        if (!isfinite(t1))
+            t1 = t0;
+        if (t >= t0 && t <= t1 + CR_EVAL_BREAK_CLUSTER_S)
+            return true;
+    }
+    return false;
+}
+
+/* The counts again over the events outside the truth's break clusters: a
+ * truth event by its own time, a candidate event by its own time. */
+static int cr_counts_outside_break(cr_run_t *s, cr_eval_counts_t *k, const cr_item_t *t, int n, const int *tm,
+                                   const cr_item_t *c, int m)
+{
+    cr_item_t *t2 = malloc((size_t)(n ? n : 1) * sizeof(*t2)), *c2 = malloc((size_t)(m ? m : 1) * sizeof(*c2));
+    int *tm2 = malloc((size_t)(n ? n : 1) * sizeof(*tm2)), *cmap = malloc((size_t)(m ? m : 1) * sizeof(*cmap));
+    int i, n2 = 0, m2 = 0, rc = CR_ERR_NOMEM;
+
+    if (!t2 || !c2 || !tm2 || !cmap)
+        goto done;
+    for (i = 0; i < m; i++) {
+        cmap[i] = -1;
+        if (!cr_in_break_cluster(s->tev, s->nt, c[i].t)) {
+            cmap[i] = m2;
+            c2[m2++] = c[i];
+        }
+    }
+    for (i = 0; i < n; i++) {
+        if (cr_in_break_cluster(s->tev, s->nt, t[i].t))
+            continue;
+        /* a match whose candidate fell inside a cluster counts as found */
+        tm2[n2] = tm[i] >= 0 ? cmap[tm[i]] : -1;
+        if (tm[i] >= 0 && tm2[n2] < 0) {
+            c2[m2] = c[tm[i]];
+            tm2[n2] = m2++;
+        }
+        t2[n2++] = t[i];
+    }
+    rc = cr_counts_fill(k, t2, n2, tm2, c2, m2);
+    k->window_s = s->r->types[CR_EV_COLLISION].window_s;
+done:
+    free(t2);
+    free(c2);
+    free(tm2);
+    free(cmap);
+    return rc;
+}
+
 static int cr_score_type(cr_run_t *s, cr_event_type_t type, double w)
 {
     cr_item_t *t = NULL, *c = NULL;
@@ -1193,6 +1265,8 @@ static int cr_score_type(cr_run_t *s, cr_event_type_t type, double w)
     if (rc != CR_OK)
         goto done;
     rc = cr_counts_fill(k, t, n, tm, c, m);
+    if (rc == CR_OK && (type == CR_EV_COLLISION || type == CR_EV_CUSHION))
+        rc = cr_counts_outside_break(s, &s->r->outside_break[type], t, n, tm, c, m);
     if (rc != CR_OK)
         goto done;
     rc = cr_identity_errors(t, n, tm, c, m, cm, w + CR_EVAL_TIME_TOLERANCE_S);

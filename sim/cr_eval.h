@@ -179,6 +179,9 @@ typedef struct {
  * and counted in neither class). */
 #define CR_EVAL_REST_MM_S 5.0
 
+/* How long after a break's first contact its cluster of collisions lasts, s. */
+#define CR_EVAL_BREAK_CLUSTER_S 0.5
+
 typedef struct {
     bool present;          /* truth positions were given */
     long frames;           /* truth frames */
@@ -199,6 +202,10 @@ typedef struct {
     double fps; /* as used */
     /* Indexed by event type; only the entries of cr_eval_types[] are set. */
     cr_eval_counts_t types[CR_EV_TYPE_COUNT];
+    /* The same for collisions and cushions outside the truth's break
+     * clusters (from a break's stroke to CR_EVAL_BREAK_CLUSTER_S after the
+     * cue ball's first contact); other entries are zero. */
+    cr_eval_counts_t outside_break[CR_EV_TYPE_COUNT];
 
     /* First contact: one entry per truth stroke of the cue ball (lags,
      * where two strokes share a shot index, are not scored). Correct when

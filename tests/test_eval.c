@@ -1139,6 +1139,42 @@ static void test_csv_strict(void)
     cr_eval_result_destroy(NULL);
 }
 
+/* Collisions inside a break's cluster are left out of outside_break; one
+ * after the cluster and the cushion count there. */
+static void test_outside_break(void)
+{
+    cr_event_t t[6], c[2];
+    cr_eval_result_t *r = NULL;
+
+    t[0] = make_event(CR_EV_STROKE, 1.0);
+    t[1] = make_event(CR_EV_COLLISION, 1.1);
+    t[1].a = 0, t[1].b = 1;
+    t[2] = make_event(CR_EV_COLLISION, 1.3);
+    t[2].a = 1, t[2].b = 2;
+    t[3] = make_event(CR_EV_COLLISION, 3.0);
+    t[3].a = 2, t[3].b = 5;
+    t[4] = make_event(CR_EV_CUSHION, 3.5);
+    t[4].ball = 5, t[4].rail = CR_RAIL_FOOT;
+    t[5] = make_event(CR_EV_RULING, 9.0);
+    t[5].ruling.break_shot = true;
+    c[0] = t[3];
+    c[1] = t[4];
+    CU_ASSERT_EQUAL_FATAL(cr_eval_run(NULL, t, 6, c, 2, NULL, NULL, &r), CR_OK);
+    CU_ASSERT_EQUAL(r->types[CR_EV_COLLISION].n_truth, 3);
+    CU_ASSERT_EQUAL(r->types[CR_EV_COLLISION].tp, 1);
+    CU_ASSERT_EQUAL(r->outside_break[CR_EV_COLLISION].n_truth, 1);
+    CU_ASSERT_EQUAL(r->outside_break[CR_EV_COLLISION].tp, 1);
+    CU_ASSERT_DOUBLE_EQUAL(r->outside_break[CR_EV_COLLISION].recall, 1.0, 1e-12);
+    CU_ASSERT_EQUAL(r->outside_break[CR_EV_CUSHION].n_truth, 1);
+    CU_ASSERT_EQUAL(r->outside_break[CR_EV_CUSHION].tp, 1);
+    cr_eval_result_destroy(r);
+    /* not a break: every collision counts */
+    t[5].ruling.break_shot = false;
+    CU_ASSERT_EQUAL_FATAL(cr_eval_run(NULL, t, 6, c, 2, NULL, NULL, &r), CR_OK);
+    CU_ASSERT_EQUAL(r->outside_break[CR_EV_COLLISION].n_truth, 3);
+    cr_eval_result_destroy(r);
+}
+
 int cr_test_register_eval(void)
 {
     CU_pSuite s = CU_add_suite("eval", load_truth, free_truth);
@@ -1163,7 +1199,8 @@ int cr_test_register_eval(void)
         !CU_add_test(s, "positions with an offset", test_positions_offset) ||
         !CU_add_test(s, "positions with wrong ids", test_positions_identity) ||
         !CU_add_test(s, "positions: unmatched frames", test_positions_unmatched_frames) ||
-        !CU_add_test(s, "positions CSV is strict", test_csv_strict))
+        !CU_add_test(s, "positions CSV is strict", test_csv_strict) ||
+        !CU_add_test(s, "outside break clusters", test_outside_break))
         return 1;
     return 0;
 }

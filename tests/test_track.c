@@ -1,9 +1,628 @@
-/* test_track.c - vision/cr_track.h (suite being written). */
+/* test_track.c - vision/cr_track.h: identity and tracking on detections
+ * made from simulator truth (cr_track_synth) and on hand-made detection
+ * sequences for the single behaviours (occlusion, pockets, stripes that look
+ * solid, unidentifiable balls, ball in hand). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include <CUnit/CUnit.h>
 
+#include "cr_player.h"
+#include "cr_scenario.h"
+#include "cr_simulate.h"
+#include "cr_track.h"
 #include "test_suites.h"
+
+#define R_MM CR_BALL_RADIUS_MM
+#define MAX_FRAMES 4000
+
+static const int colour_of[CR_NUM_BALLS] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7};
+
+/* ------------------------------------------------------------ helpers */
+
+/* A clean detection of ball id at (x, y): its colour class clearly ahead,
+ * white share wf (negative: the usual for the ball). */
+static cr_detection_t det_of(int id, double x, double y, double wf)
+{
+    cr_detection_t d;
+
+    memset(&d, 0, sizeof(d));
+    d.x = x;
+    d.y = y;
+    d.sigma_mm = 0.5;
+    d.score = 0.9f;
+    d.visible = 1.0f;
+    d.r_px = 10;
+    for (int c = 0; c < CR_COLOUR_COUNT; c++)
+        d.colour_p[c] = 0.2f / (CR_COLOUR_COUNT - 1);
+    if (id >= 0)
+        d.colour_p[colour_of[id]] = 0.8f;
+    else
+        for (int c = 0; c < CR_COLOUR_COUNT; c++)
+            d.colour_p[c] = 1.0f / CR_COLOUR_COUNT;
+    if (wf < 0)
+        wf = id == 0 ? 0.95 : id >= 9 ? 0.35 : 0.05;
+    d.white_frac = (float)wf;
+    return d;
+}
+
+/* Runs a tracker over frames of detections produced by gen(k, dets, &n) and
+ * calls check(frame) for every output frame. */
+typedef void (*gen_fn)(void *u, int k, cr_detection_t *d, int *n);
+typedef void (*check_fn)(void *u, const cr_ball_frame_t *f);
+
+static int run_tracker(const cr_track_params_t *tp, double fps, int frames, gen_fn gen, check_fn check, void *u)
+{
+    cr_table_t t;
+    cr_tracker_t *tr = NULL;
+    cr_detection_t d[CR_VISION_MAX_DETECTIONS];
+    cr_ball_frame_t *out = malloc(sizeof(*out));
+    int popped = 0;
+
+    cr_table_init(&t, 2540, 1270);
+    if (!out || cr_tracker_create(&t, tp, &tr) != CR_OK) {
+        free(out);
+        return -1;
+    }
+    for (int k = 0; k < frames; k++) {
+        int n = 0;
+
+        gen(u, k, d, &n);
+        if (cr_tracker_push(tr, k / fps, (uint64_t)k, d, n) != CR_OK)
+            break;
+        while (cr_tracker_pop(tr, out) == 1) {
+            check(u, out);
+            popped++;
+        }
+    }
+    cr_tracker_flush(tr);
+    while (cr_tracker_pop(tr, out) == 1) {
+        check(u, out);
+        popped++;
+    }
+    cr_tracker_destroy(tr);
+    free(out);
+    return popped;
+}
+
+static const cr_ball_obs_t *nearest(const cr_ball_frame_t *f, double x, double y, double lim)
+{
+    const cr_ball_obs_t *best = NULL;
+    double bd = lim;
+
+    for (int i = 0; i < f->n; i++) {
+        double d = hypot(f->balls[i].x - x, f->balls[i].y - y);
+
+        if (d < bd) {
+            bd = d;
+            best = &f->balls[i];
+        }
+    }
+    return best;
+}
+
+/* ------------------------------------------------- API and contract */
+
+static void test_params_and_errors(void)
+{
+    cr_track_params_t p;
+    cr_table_t t;
+    cr_tracker_t *tr = NULL;
+    cr_ball_frame_t *f = malloc(sizeof(*f));
+    cr_detection_t d = det_of(3, 500, 500, -1);
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    cr_table_init(&t, 2540, 1270);
+    cr_track_params_defaults(&p);
+    CU_ASSERT(p.delay_frames >= 1);
+    CU_ASSERT_EQUAL(cr_tracker_create(NULL, &p, &tr), CR_ERR_INVALID);
+    p.delay_frames = 0;
+    CU_ASSERT_EQUAL(cr_tracker_create(&t, &p, &tr), CR_ERR_INVALID);
+    CU_ASSERT_PTR_NULL(tr);
+    cr_track_params_defaults(&p);
+    p.delay_frames = 3;
+    p.confirm_hits = 3;
+    CU_ASSERT_EQUAL_FATAL(cr_tracker_create(&t, &p, &tr), CR_OK);
+    CU_ASSERT_EQUAL(cr_tracker_pop(tr, f), 0);
+    CU_ASSERT_EQUAL(cr_tracker_push(tr, 0.0, 0, &d, 1), CR_OK);
+    CU_ASSERT_EQUAL(cr_tracker_push(tr, 0.0, 1, &d, 1), CR_ERR_INVALID); /* time must increase */
+    CU_ASSERT_EQUAL(cr_tracker_push(tr, 0.1, 1, NULL, 1), CR_ERR_INVALID);
+    CU_ASSERT_EQUAL(cr_tracker_push(tr, 0.1, 1, &d, 1), CR_OK);
+    CU_ASSERT_EQUAL(cr_tracker_pop(tr, f), 0); /* not ready: 3 frames of delay */
+    for (int k = 2; k < 4; k++)
+        CU_ASSERT_EQUAL(cr_tracker_push(tr, 0.1 * k, (uint64_t)k, &d, 1), CR_OK);
+    CU_ASSERT_EQUAL(cr_tracker_push(tr, 0.4, 4, &d, 1), CR_ERR_FULL); /* frame 0 is ready: pop it first */
+    CU_ASSERT_EQUAL(cr_tracker_pop(tr, f), 1);
+    CU_ASSERT_EQUAL(f->frame, 0);
+    CU_ASSERT_DOUBLE_EQUAL(f->t, 0.0, 1e-12);
+    CU_ASSERT_EQUAL(f->n, 1); /* confirmed later, published from its first frame */
+    CU_ASSERT_EQUAL(cr_tracker_pop(tr, f), 0);
+    CU_ASSERT_EQUAL(cr_tracker_push(tr, 0.4, 4, &d, 1), CR_OK);
+    cr_tracker_flush(tr);
+    CU_ASSERT_EQUAL(cr_tracker_push(tr, 1.0, 9, &d, 1), CR_ERR_INVALID);
+    for (int k = 1; k < 5; k++) {
+        CU_ASSERT_EQUAL(cr_tracker_pop(tr, f), 1);
+        CU_ASSERT_EQUAL(f->frame, (uint64_t)k);
+        CU_ASSERT_EQUAL(f->n, 1);
+        CU_ASSERT_EQUAL(f->balls[0].status, CR_BALL_SEEN);
+        CU_ASSERT_DOUBLE_EQUAL(f->balls[0].x, 500.0, 1.0);
+    }
+    CU_ASSERT_EQUAL(cr_tracker_pop(tr, f), 0);
+    cr_tracker_destroy(tr);
+    cr_tracker_destroy(NULL);
+    free(f);
+}
+
+/* -------------------------------------------------------- occlusion */
+
+typedef struct {
+    int bad_id, hidden_frames, seen_after, track_before, track_changed, other_bad;
+} occl_t;
+
+static void occl_gen(void *u, int k, cr_detection_t *d, int *n)
+{
+    (void)u;
+    *n = 0;
+    d[(*n)++] = det_of(0, 600, 400, -1);
+    d[(*n)++] = det_of(2, 900, 700, -1);
+    if (k < 100 || k >= 160) /* ball 12 under an arm for 60 frames */
+        d[(*n)++] = det_of(12, 1500, 600, -1);
+}
+
+static void occl_check(void *u, const cr_ball_frame_t *f)
+{
+    occl_t *o = u;
+    const cr_ball_obs_t *b = nearest(f, 1500, 600, 5.0);
+
+    if (!b) {
+        o->bad_id++;
+        return;
+    }
+    if (f->frame >= 40 && b->id != 12)
+        o->bad_id++;
+    if (f->frame >= 100 && f->frame < 160 && b->status == CR_BALL_HIDDEN)
+        o->hidden_frames++;
+    if (f->frame >= 160 && b->status == CR_BALL_SEEN)
+        o->seen_after++;
+    if (f->frame == 50)
+        o->track_before = b->track;
+    if (f->frame > 50 && b->track != o->track_before)
+        o->track_changed++;
+    b = nearest(f, 600, 400, 5.0);
+    if (!b || (f->frame >= 40 && b->id != 0))
+        o->other_bad++;
+}
+
+static void test_occlusion_holds_identity(void)
+{
+    occl_t o;
+
+    memset(&o, 0, sizeof(o));
+    CU_ASSERT_EQUAL(run_tracker(NULL, 60, 260, occl_gen, occl_check, &o), 260);
+    CU_ASSERT_EQUAL(o.bad_id, 0);
+    CU_ASSERT_EQUAL(o.hidden_frames, 60);
+    CU_ASSERT_EQUAL(o.seen_after, 100);
+    CU_ASSERT_EQUAL(o.track_changed, 0);
+    CU_ASSERT_EQUAL(o.other_bad, 0);
+}
+
+/* ---------------------------------------------------------- pockets */
+
+typedef struct {
+    double x0, y0, vx, vy; /* the rolling ball, mm and mm/s */
+    int vanish;            /* frame it stops being detected */
+    int gone, hidden, seen_late, tracks_at_end;
+} pocket_t;
+
+static void pocket_gen(void *u, int k, cr_detection_t *d, int *n)
+{
+    pocket_t *p = u;
+    double t = k / 60.0;
+
+    *n = 0;
+    d[(*n)++] = det_of(0, 400, 300, -1);
+    if (k < p->vanish)
+        d[(*n)++] = det_of(4, p->x0 + p->vx * t, p->y0 + p->vy * t, -1);
+}
+
+static void pocket_check(void *u, const cr_ball_frame_t *f)
+{
+    pocket_t *p = u;
+
+    if ((int)f->frame < p->vanish + 2)
+        return;
+    for (int i = 0; i < f->n; i++) {
+        const cr_ball_obs_t *b = &f->balls[i];
+
+        if (hypot(b->x - 400, b->y - 300) < 5)
+            continue;
+        if (b->status == CR_BALL_GONE)
+            p->gone++;
+        else if (b->status == CR_BALL_HIDDEN)
+            p->hidden++;
+        else
+            p->seen_late++;
+    }
+}
+
+static void test_pocketed_ball_gone(void)
+{
+    cr_table_t t;
+    pocket_t p;
+    double L = 2540, W = 1270, sp = 1500, s = sqrt(0.5);
+
+    cr_table_init(&t, L, W);
+    /* into the foot-right corner along its bisector: last seen 50 mm from the
+     * pocket point, inside the mouth */
+    memset(&p, 0, sizeof(p));
+    p.x0 = L - 600 * s;
+    p.y0 = W - 600 * s;
+    p.vx = sp * s;
+    p.vy = sp * s;
+    p.vanish = (int)ceil((550.0 / sp) * 60.0);
+    CU_ASSERT(run_tracker(NULL, 60, p.vanish + 60, pocket_gen, pocket_check, &p) > 0);
+    CU_ASSERT(p.gone > 0);
+    CU_ASSERT_EQUAL(p.hidden, 0);
+    CU_ASSERT_EQUAL(p.seen_late, 0);
+
+    /* into the side-left pocket, straight across */
+    memset(&p, 0, sizeof(p));
+    p.x0 = L / 2;
+    p.y0 = 600;
+    p.vy = -sp;
+    p.vanish = (int)ceil(((600.0 - 20.0) / sp) * 60.0);
+    CU_ASSERT(run_tracker(NULL, 60, p.vanish + 60, pocket_gen, pocket_check, &p) > 0);
+    CU_ASSERT(p.gone > 0);
+    CU_ASSERT_EQUAL(p.hidden, 0);
+
+    /* the same ball vanishing mid-table (under an arm) is HIDDEN, not GONE */
+    memset(&p, 0, sizeof(p));
+    p.x0 = 800;
+    p.y0 = 600;
+    p.vx = sp;
+    p.vanish = 40;
+    CU_ASSERT(run_tracker(NULL, 60, p.vanish + 50, pocket_gen, pocket_check, &p) > 0);
+    CU_ASSERT_EQUAL(p.gone, 0);
+    CU_ASSERT(p.hidden > 0);
+}
+
+/* ------------------------------------------- stripes that look solid */
+
+typedef struct {
+    int frames_9, wrong_9, frames_1, wrong_1;
+} stripe_t;
+
+/* Ball 9 rolls along y = 400 at 600 mm/s: shows its stripe for 60 frames,
+ * then looks solid for 40 frames (band on top), then the stripe again;
+ * ball 1 (solid yellow) rolls along y = 900. */
+static void stripe_gen(void *u, int k, cr_detection_t *d, int *n)
+{
+    double t = k / 60.0, wf9 = (k >= 60 && k < 100) ? 0.05 : 0.35;
+
+    (void)u;
+    *n = 0;
+    d[(*n)++] = det_of(9, 300 + 600 * t, 400, wf9);
+    d[(*n)++] = det_of(1, 300 + 500 * t, 900, 0.05);
+}
+
+static void stripe_check(void *u, const cr_ball_frame_t *f)
+{
+    stripe_t *s = u;
+    double t = f->frame / 60.0;
+    const cr_ball_obs_t *b9 = nearest(f, 300 + 600 * t, 400, 10), *b1 = nearest(f, 300 + 500 * t, 900, 10);
+
+    if (f->frame < 30)
+        return;
+    s->frames_9++;
+    if (!b9 || b9->id != 9)
+        s->wrong_9++;
+    s->frames_1++;
+    if (!b1 || (b1->id != 1 && b1->id != -1))
+        s->wrong_1++;
+}
+
+static void test_stripe_looking_solid(void)
+{
+    stripe_t s;
+
+    memset(&s, 0, sizeof(s));
+    CU_ASSERT(run_tracker(NULL, 60, 180, stripe_gen, stripe_check, &s) > 0);
+    CU_ASSERT_EQUAL(s.frames_9, 150);
+    CU_ASSERT_EQUAL(s.wrong_9, 0); /* 9 all along, also while it looked solid */
+    CU_ASSERT_EQUAL(s.wrong_1, 0);
+}
+
+/* --------------------------------------------------- never identifiable */
+
+typedef struct {
+    int guessed, frames, cue_ok;
+} unk_t;
+
+/* A ball whose colour nobody can tell (flat colour probabilities), and a
+ * yellow ball at rest that never shows white (the 1, or the 9 with its
+ * band on top: nothing tells which). */
+static void unk_gen(void *u, int k, cr_detection_t *d, int *n)
+{
+    (void)u;
+    (void)k;
+    *n = 0;
+    d[(*n)++] = det_of(-1, 1200, 600, 0.3);
+    d[(*n)++] = det_of(1, 1800, 300, 0.05);
+    d[(*n)++] = det_of(0, 500, 500, -1);
+}
+
+static void unk_check(void *u, const cr_ball_frame_t *f)
+{
+    unk_t *s = u;
+    const cr_ball_obs_t *a = nearest(f, 1200, 600, 5), *b = nearest(f, 1800, 300, 5), *c = nearest(f, 500, 500, 5);
+
+    s->frames++;
+    if (!a || a->id != -1 || !b || b->id != -1)
+        s->guessed++;
+    if (c && c->id == 0)
+        s->cue_ok++;
+}
+
+static void test_unidentifiable_is_minus_one(void)
+{
+    unk_t s;
+
+    memset(&s, 0, sizeof(s));
+    CU_ASSERT_EQUAL(run_tracker(NULL, 60, 600, unk_gen, unk_check, &s), 600);
+    CU_ASSERT_EQUAL(s.guessed, 0);
+    CU_ASSERT(s.cue_ok > 550); /* the cue ball itself is known */
+}
+
+/* ------------------------------------------------------ ball in hand */
+
+typedef struct {
+    int frames_b, wrong_b, track_a, track_b;
+} hand_t;
+
+/* The cue ball rests at A, is lifted (30 frames unseen) and put down at B. */
+static void hand_gen(void *u, int k, cr_detection_t *d, int *n)
+{
+    (void)u;
+    *n = 0;
+    d[(*n)++] = det_of(3, 1500, 700, -1);
+    if (k < 100)
+        d[(*n)++] = det_of(0, 2000, 300, -1);
+    else if (k >= 130)
+        d[(*n)++] = det_of(0, 500, 600, -1);
+}
+
+static void hand_check(void *u, const cr_ball_frame_t *f)
+{
+    hand_t *h = u;
+    const cr_ball_obs_t *a = nearest(f, 2000, 300, 5), *b = nearest(f, 500, 600, 5);
+
+    if (f->frame == 90 && a)
+        h->track_a = a->track;
+    if (f->frame >= 130) {
+        h->frames_b++;
+        if (!b || b->id != 0)
+            h->wrong_b++;
+        else
+            h->track_b = b->track;
+        for (int i = 0; i < f->n; i++)
+            if (f->balls[i].id == 0 && &f->balls[i] != b)
+                h->wrong_b++; /* the id twice */
+    }
+}
+
+static void test_ball_in_hand(void)
+{
+    hand_t h;
+
+    memset(&h, 0, sizeof(h));
+    h.track_a = -1;
+    CU_ASSERT_EQUAL(run_tracker(NULL, 60, 300, hand_gen, hand_check, &h), 300);
+    CU_ASSERT_EQUAL(h.frames_b, 170);
+    CU_ASSERT_EQUAL(h.wrong_b, 0);
+    CU_ASSERT_EQUAL(h.track_b, h.track_a); /* the same track goes on */
+}
+
+/* -------------------------------------------- simulated breaks (synth) */
+
+typedef struct {
+    cr_track_truth_t *v;
+    int n;
+} sim_truth_t;
+
+static int sim_frame(void *user, int index, double t, const uint8_t *rgb, int stride,
+                     const cr_frame_ball_t balls[CR_NUM_BALLS])
+{
+    sim_truth_t *T = user;
+
+    (void)t;
+    (void)rgb;
+    (void)stride;
+    if (index >= MAX_FRAMES)
+        return 1;
+    for (int i = 0; i < CR_NUM_BALLS; i++) {
+        cr_track_truth_t *b = &T->v[(size_t)index * CR_NUM_BALLS + (size_t)i];
+
+        b->on_table = balls[i].in_play && balls[i].on_table;
+        b->x = balls[i].x;
+        b->y = balls[i].y;
+    }
+    if (index + 1 > T->n)
+        T->n = index + 1;
+    return 0;
+}
+
+static int sim_event(void *user, const cr_event_t *ev)
+{
+    (void)user;
+    (void)ev;
+    return 0;
+}
+
+/* One simulated break of game (8ball, 9ball) at fps. */
+static int simulate_break(const char *game, double fps, uint64_t seed, sim_truth_t *T, cr_table_t *table)
+{
+    cr_scenario_t *scn = malloc(sizeof(*scn));
+    cr_simulate_opts_t so;
+    cr_simulate_sink_t sink = {sim_event, sim_frame, T};
+    cr_player_t player;
+    char text[256], err[256];
+    int st;
+
+    if (!scn)
+        return -1;
+    snprintf(text, sizeof(text), "{\"version\":1,\"game\":\"%s\",\"rack\":\"%s\",\"seed\":%llu,\"shots\":[]}", game,
+             game, (unsigned long long)seed);
+    st = cr_scenario_parse(text, scn, err, sizeof(err));
+    if (st == CR_OK) {
+        scn->fps = fps;
+        cr_simulate_opts_defaults(&so);
+        so.render = false;
+        so.lead_in_s = 0.5;
+        so.tail_s = 0.5;
+        cr_player_init(&player, scn->game, &scn->table, 1, scn->seed);
+        st = cr_simulate_run(scn, &so, cr_player_next, &player, &sink, err, sizeof(err));
+        *table = scn->table;
+    }
+    free(scn);
+    return st;
+}
+
+typedef struct {
+    const sim_truth_t *T;
+    cr_track_synth_t *syn;
+    int track[CR_NUM_BALLS]; /* track on each true ball in the previous frame */
+    int pend[CR_NUM_BALLS];  /* frames a track taken over from another ball has stayed, or 0 */
+    int wrong_run[CR_NUM_BALLS];
+    int owner[4096], owner_frame[4096], owner_run[4096]; /* last true ball of each track number,
+                                                          * when, and for how many frames in a row */
+    int swaps, wrong_runs, wrong, right, frames_lost;
+    bool detected[MAX_FRAMES][CR_NUM_BALLS];
+} brk_t;
+
+static void brk_gen(void *u, int k, cr_detection_t *d, int *n)
+{
+    brk_t *b = u;
+
+    if (cr_track_synth_frame(b->syn, k, d, CR_VISION_MAX_DETECTIONS, n, b->detected[k]) != CR_OK)
+        *n = 0;
+}
+
+/* A swap: a true ball is followed (for 3 frames or more) by a track that
+ * followed another ball (for 3 frames or more) within the last 10 frames. A new track taking over
+ * a ball (fragmentation) is not a swap. Wrong ids: a run of 3 frames or more
+ * with a wrong number on a ball is an error; one- or two-frame glitches at
+ * the instant of a break are counted but allowed. */
+static void brk_check(void *u, const cr_ball_frame_t *f)
+{
+    brk_t *b = u;
+    int k = (int)f->frame;
+
+    for (int id = 0; id < CR_NUM_BALLS; id++) {
+        const cr_track_truth_t *tb = &b->T->v[(size_t)k * CR_NUM_BALLS + (size_t)id];
+        const cr_ball_obs_t *o;
+
+        if (!tb->on_table || !b->detected[k][id])
+            continue;
+        o = nearest(f, tb->x, tb->y, R_MM);
+        if (!o || o->track < 0 || o->track >= 4096) {
+            b->frames_lost++;
+            continue;
+        }
+        if (o->track != b->track[id]) {
+            int ow = b->owner[o->track];
+
+            b->pend[id] =
+                (ow >= 0 && ow != id && b->owner_frame[o->track] >= k - 10 && b->owner_run[o->track] >= 3) ? 1 : 0;
+        } else if (b->pend[id] > 0 && ++b->pend[id] == 3) {
+            b->swaps++;
+            if (getenv("TT_DEBUG"))
+                fprintf(stderr, "frame %d ball %d: swapped onto track %d\n", k, id, o->track);
+        }
+        b->track[id] = o->track;
+        b->owner_run[o->track] = b->owner[o->track] == id ? b->owner_run[o->track] + 1 : 1;
+        b->owner[o->track] = id;
+        b->owner_frame[o->track] = k;
+        if (o->id == id) {
+            b->right++;
+            b->wrong_run[id] = 0;
+        } else if (o->id >= 0) {
+            b->wrong++;
+            if (++b->wrong_run[id] == 3)
+                b->wrong_runs++;
+            if (getenv("TT_DEBUG"))
+                fprintf(stderr, "frame %d ball %d: id %d\n", k, id, o->id);
+        } else {
+            b->wrong_run[id] = 0;
+        }
+    }
+}
+
+static void run_break(const char *game, double fps, uint64_t seed)
+{
+    sim_truth_t T = {NULL, 0};
+    cr_table_t table;
+    cr_track_synth_params_t sp;
+    brk_t *b = calloc(1, sizeof(*b));
+    int frames;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    T.v = calloc((size_t)MAX_FRAMES * CR_NUM_BALLS, sizeof(cr_track_truth_t));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(T.v);
+    CU_ASSERT_EQUAL_FATAL(simulate_break(game, fps, seed, &T, &table), CR_OK);
+    frames = T.n;
+    cr_track_synth_params_defaults(&sp);
+    sp.fps = fps;
+    sp.phantom_p = 0.02;
+    CU_ASSERT_EQUAL_FATAL(cr_track_synth_create(&table, &sp, seed, T.v, frames, &b->syn), CR_OK);
+    b->T = &T;
+    for (int i = 0; i < CR_NUM_BALLS; i++)
+        b->track[i] = -1;
+    for (int i = 0; i < 4096; i++)
+        b->owner[i] = -1;
+    CU_ASSERT_EQUAL(run_tracker(NULL, fps, frames, brk_gen, brk_check, b), frames);
+    CU_ASSERT_EQUAL(b->swaps, 0);
+    CU_ASSERT_EQUAL(b->wrong_runs, 0);
+    CU_ASSERT(b->wrong <= 4);
+    CU_ASSERT(b->right > 0.9 * (b->right + b->wrong + b->frames_lost));
+    cr_track_synth_destroy(b->syn);
+    free(T.v);
+    free(b);
+}
+
+static void test_break_60(void)
+{
+    if (getenv("TT_DEBUG"))
+        fprintf(stderr, "8ball 60 3\n");
+    run_break("8ball", 60, 3);
+    if (getenv("TT_DEBUG"))
+        fprintf(stderr, "9ball 60 4\n");
+    run_break("9ball", 60, 4);
+}
+
+static void test_break_30(void)
+{
+    if (getenv("TT_DEBUG"))
+        fprintf(stderr, "8ball 30 5\n");
+    run_break("8ball", 30, 5);
+    if (getenv("TT_DEBUG"))
+        fprintf(stderr, "9ball 30 6\n");
+    run_break("9ball", 30, 6);
+}
 
 int cr_test_register_track(void)
 {
-    return CU_add_suite("track", NULL, NULL) ? 0 : -1;
+    CU_pSuite s = CU_add_suite("track", NULL, NULL);
+
+    if (!s || !CU_add_test(s, "params and errors", test_params_and_errors) ||
+        !CU_add_test(s, "occlusion holds identity", test_occlusion_holds_identity) ||
+        !CU_add_test(s, "pocketed ball is GONE", test_pocketed_ball_gone) ||
+        !CU_add_test(s, "stripe looking solid keeps its id", test_stripe_looking_solid) ||
+        !CU_add_test(s, "-1 for a ball never identifiable", test_unidentifiable_is_minus_one) ||
+        !CU_add_test(s, "ball in hand keeps identity", test_ball_in_hand) ||
+        !CU_add_test(s, "break at 60 fps: no swaps", test_break_60) ||
+        !CU_add_test(s, "break at 30 fps: no swaps", test_break_30))
+        return -1;
+    return 0;
 }

@@ -7,10 +7,82 @@
  * number of frames (params.delay_frames): push a frame's detections, then
  * pop every frame that is ready; at the end, flush and pop the rest.
  *
- * Thread-safety: a tracker is used by one thread at a time.
+ * Units: table mm, seconds, mm/s. Track numbers start at 0 and are never
+ * reused; a number appears in the output from the first frame of its track
+ * (tracks are confirmed within the delay, so early frames are not lost).
+ *
+ * How it works (cr_track.c):
+ *  - association: every frame, one global assignment (Hungarian) of
+ *    detections to tracks. The score of a pair is a log-likelihood ratio
+ *    against "new ball / clutter": motion plus appearance_weight times
+ *    appearance (colour class and stripe evidence of the track so far).
+ *    Motion is a mixture of "kept its straight line" (Gaussian around the
+ *    prediction: rolling deceleration, bounced off the cushions, stopped at
+ *    the first contact with another ball's path) and "was struck" (radial
+ *    exponential jump prior within max_speed * dt). The struck part is
+ *    allowed only when a contact was possible this frame (the path passes a
+ *    cushion or another ball's path within 2R plus both uncertainties);
+ *    otherwise it is 200 times less likely.
+ *    A detection with a better one closer than R may continue a track but
+ *    never starts one (two balls' centres are never closer than 2R).
+ *  - tracks start tentative and are output only once confirmed
+ *    (confirm_hits detections); tentative tracks that miss die silently
+ *    (phantoms).
+ *  - a ball that stops being detected while running into a pocket mouth
+ *    (within a mouth width plus R of the pocket point, heading at it or out
+ *    through the mouth, or already past the nose lines), or that vanishes
+ *    from the jaws just as another ball reaches it, is GONE; otherwise
+ *    HIDDEN, holding (or, when it was rolling, predicting) its position. A
+ *    GONE ball seen again at the same place within gone_keep_s was only in
+ *    the jaw shadow: its GONE frames still in the buffer become HIDDEN. A
+ *    ball lost while rolling and not found within lost_moving_s ends. A
+ *    hidden ball whose place another, continuously followed ball rolls over
+ *    is not there: its track ends (in a pocket mouth: it was knocked in, GONE).
+ *  - repairs inside the delay, before frames are published:
+ *    one-frame exchanges (two tracks swap detections for one frame at a
+ *    collision and swap back) are undone from the frames either side;
+ *    swaps: when two nearby tracks change motion abruptly at the same
+ *    moment (a collision, a break), the looks each gathers in the next
+ *    swap_window frames are compared with its looks before; when the
+ *    exchanged continuations explain them better by swap_min nats, the
+ *    continuations are exchanged; a track whose continuation contradicts
+ *    its looks before by swap_min + 1 nats with no partner is split there.
+ *  - stitching: a new confirmed track continues a hidden one (ball in hand,
+ *    a ball moved under an arm, a ball lost in a break) when both tracks'
+ *    own evidence names the same id surely, or (while the new track is not
+ *    published yet) when its looks clearly agree best with that hidden
+ *    track: same track number, same identity; the hidden frames in between
+ *    keep the last known position. When the new track was already
+ *    published, the hidden one ends instead and the id moves on.
+ *  - identity: each track accumulates colour log-likelihoods (tempered by
+ *    colour_weight, and capped at colour_cap frames: a bias of the light is
+ *    systematic) and stripe evidence (white share between stripe_min_white
+ *    and cue_min_white in a few frames is near-proof of a stripe; looking
+ *    solid counts slowly: the first view, then one more per straight roll,
+ *    since rolling about one axis can keep the band on top). One global
+ *    assignment of tracks to the ids of id_set (each id at most once) is
+ *    solved every frame; a track's id is output only when forcing it to any
+ *    other id costs at least id_margin nats (a max-marginal), else -1. So a
+ *    yellow ball that never showed white is -1 (the 1, or the 9 with its
+ *    band on top) unless the 9 is known elsewhere. The id at output time is
+ *    applied along the whole delayed track.
+ *  - smoothing (fixed lag, at output time): for each frame the tracker fits
+ *    the track's detections in several windows that contain the frame
+ *    (rest_window_s constant-position windows for balls at rest, short
+ *    quadratic windows while moving, one-sided ones next to a contact) and
+ *    keeps the longest window whose chi-square fits the detections' own
+ *    sigma; so resting balls are averaged and a collision is never smeared.
+ *    HIDDEN balls report the held (or predicted) position, GONE balls the
+ *    last seen one with zero velocity.
+ *
+ * Thread-safety: a tracker is used by one thread at a time. No allocation
+ * after create; push and pop cost O(tracks^3) at worst (~50-130 us a frame
+ * for 10-16 balls on one core).
  */
 #ifndef CR_TRACK_H
 #define CR_TRACK_H
+
+#include <stdint.h>
 
 #include "cr_vision.h"
 
@@ -19,29 +91,117 @@ extern "C" {
 #endif
 
 typedef struct {
-    int delay_frames; /* frames of look-ahead before a frame is output (implementation default) */
-    /* further fields are the implementation's to add, each documented */
+    int delay_frames;         /* frames of look-ahead before a frame is output (40, 1..240) */
+    int history_frames;       /* past frames kept for smoothing (30, 0..240) */
+    double max_speed_mm_s;    /* fastest ball, for gates (12000) */
+    double p_detect;          /* probability a visible ball is detected (0.95) */
+    double new_per_frame;     /* expected new balls + phantoms per frame on the whole table (0.01) */
+    double collision_share;   /* per frame: chance a ball's motion changed abruptly (0.03) */
+    int confirm_hits;         /* detections before a track is output (5) */
+    int tentative_misses;     /* consecutive misses that kill an unconfirmed track (2) */
+    double id_margin;         /* nats a track's id must beat every alternative by (3.0) */
+    double colour_weight;     /* weight of one frame's colour log-likelihood (0.25) */
+    double stripe_min_white;  /* white share above which a ball shows its stripe (0.15) */
+    double cue_min_white;     /* white share above which a ball looks like the cue ball (0.8);
+                                 both only for detections without id_p: with id_p the
+                                 detector's own reading is used (stripe when the stripe ids
+                                 hold > 75 % of the object-ball mass, solid-looking < 35 %,
+                                 cue when id 0 holds > 50 %) */
+    double gone_keep_s;       /* how long a GONE ball can still be picked up again in its jaws (0.5) */
+    double stitch_min;        /* appearance agreement (nats, at most ln 18) to continue a hidden track (1.0) */
+    double rest_window_s;     /* longest constant-position window for balls at rest (1.0) */
+    uint32_t id_set;          /* bit i set: ball i may be on the table (0xFFFF; 9-ball: 0x3FF,
+                                 10-ball 0x7FF); ids outside the set are never given */
+    double colour_cap;        /* most colour evidence of one track, in frames (20): a bias of
+                                 the light is systematic, more frames of it are not more proof */
+    double appearance_weight; /* weight of looks against motion when matching detections (1.0) */
+    int swap_window;          /* frames after an abrupt change of two nearby balls before their
+                                 tracks are checked for a swap (20; at most delay_frames - 1 is used) */
+    double swap_min;          /* nats by which exchanged tails must explain the looks better (1.0) */
+    double min_sigma_mm;      /* floor of a detection's sigma_mm (0.3): the smoothing's fit tests
+                                 trust the detector's sigma, which must not claim too much */
+    double lost_moving_s;     /* a ball lost while rolling (not near a pocket) and not found
+                                 again within this long ends its track (1.0) */
 } cr_track_params_t;
 
 void cr_track_params_defaults(cr_track_params_t *p);
 
 typedef struct cr_tracker cr_tracker_t;
 
-/* t is copied (table size, pockets, ball radius). */
+/* t is copied (table size, pockets, ball radius). p may be NULL for the
+ * defaults. Returns 0, CR_ERR_INVALID (NULL t or out, a parameter out of
+ * range) or CR_ERR_NOMEM; *out is untouched on failure. */
 int cr_tracker_create(const cr_table_t *t, const cr_track_params_t *p, cr_tracker_t **out);
 
 /* One frame's detections at media time t_s (strictly increasing). Returns 0
- * or a negative cr_status_t. */
+ * or a negative cr_status_t: CR_ERR_INVALID (t_s not increasing, n < 0,
+ * dets NULL with n > 0, after flush), CR_ERR_FULL (more than delay_frames
+ * frames are ready and were not popped). Detections beyond
+ * CR_VISION_MAX_DETECTIONS are ignored. */
 int cr_tracker_push(cr_tracker_t *tr, double t_s, uint64_t frame, const cr_detection_t *dets, int n);
 
 /* No more frames: every frame pushed becomes ready. */
 void cr_tracker_flush(cr_tracker_t *tr);
 
 /* Copies the oldest ready frame into *out and returns 1, or returns 0 when
- * none is ready. Frames come out in order, each exactly once. */
+ * none is ready. Frames come out in order, each exactly once. Balls are in
+ * increasing track number; an id appears at most once per frame. */
 int cr_tracker_pop(cr_tracker_t *tr, cr_ball_frame_t *out);
 
+/* Timing: CPU seconds spent in push and pop so far, and frames pushed. */
+void cr_tracker_stats(const cr_tracker_t *tr, double *cpu_s, uint64_t *frames);
+
 void cr_tracker_destroy(cr_tracker_t *tr);
+
+/* ---- Synthetic detections from simulator truth (tests and benches) ----
+ *
+ * Turns exact ball positions per frame into what a detector would report:
+ * Gaussian position noise (more while moving), motion streaks, dropped
+ * detections (random, and runs of 10-60 frames under the cue and arm behind
+ * the cue ball and under the bridge hand at each stroke, and under the hand
+ * when a ball is placed or lifted; an arm covers a place, so a ball that
+ * rolls out from under it is seen again), doubled detections,
+ * phantoms, colour probabilities confused between neighbouring colours
+ * (yellow/orange, red/maroon, blue/purple), stripe white share that follows
+ * a rolling orientation (so a stripe sometimes looks solid for many frames),
+ * and id_p derived from those the way a per-frame classifier would.
+ * Deterministic for a seed. */
+typedef struct {
+    bool on_table; /* on the playing surface (false before placing and after pocketing) */
+    double x, y;   /* mm */
+} cr_track_truth_t;
+
+typedef struct {
+    double fps;            /* frame rate of the truth (60) */
+    double sigma_rest_mm;  /* position noise at rest (0.5) */
+    double sigma_move_mm;  /* position noise while moving (2.0) */
+    double drop_p;         /* random missed detection per ball and frame (0.01) */
+    double phantom_p;      /* phantom detections started per frame (0.01) */
+    double double_p;       /* a detection doubled (0.003) */
+    double colour_noise;   /* spread of colour logits (0.8) */
+    double confuse;        /* logit of the confusable neighbour colour, relative (-1.0) */
+    double colour_bias;    /* spread of a per-ball lasting shift toward that neighbour (0.4;
+                              above ~1 the neighbour often wins for good) */
+    bool stroke_occlusion; /* hide balls under the cue and arm at strokes (true) */
+    bool hand_occlusion;   /* hide a ball around a hand placement (true) */
+} cr_track_synth_params_t;
+
+void cr_track_synth_params_defaults(cr_track_synth_params_t *p);
+
+typedef struct cr_track_synth cr_track_synth_t;
+
+/* truth holds n_frames * CR_NUM_BALLS values (frame-major, id minor); it
+ * is copied. Occlusion runs are planned from the whole sequence. Returns 0,
+ * CR_ERR_INVALID or CR_ERR_NOMEM. */
+int cr_track_synth_create(const cr_table_t *t, const cr_track_synth_params_t *p, uint64_t seed,
+                          const cr_track_truth_t *truth, int n_frames, cr_track_synth_t **out);
+
+/* Detections of frame k (call with k = 0, 1, 2... in order): at most max
+ * into out, their count in *n; detected[id] (may be NULL) tells which true
+ * balls got a detection. Returns 0 or CR_ERR_INVALID (k out of order). */
+int cr_track_synth_frame(cr_track_synth_t *s, int k, cr_detection_t *out, int max, int *n, bool detected[CR_NUM_BALLS]);
+
+void cr_track_synth_destroy(cr_track_synth_t *s);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,1797 @@
+/*
+ * cr_track.c - multi-ball tracking and identity (cr_track.h explains the
+ * method). Everything is allocated in cr_tracker_create(); push and pop do
+ * no heap work.
+ */
+#include "cr_track.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define TRK_SLOTS 128                     /* track records (live + retiring) */
+#define TRK_LIVE CR_VISION_MAX_DETECTIONS /* tracks in one frame */
+#define TRK_IDS CR_VISION_MAX_BALLS       /* ids 0..15 */
+#define HUNG_MAX (2 * CR_VISION_MAX_DETECTIONS + 2)
+#define BIG 1e9
+#define NCOL CR_COLOUR_COUNT
+#define CR_PI 3.14159265358979323846
+
+typedef enum { SLOT_FREE = 0, SLOT_TENT, SLOT_LIVE, SLOT_DEAD } slot_state_t;
+
+/* Identity evidence of a track. */
+typedef struct {
+    double lc[NCOL]; /* weighted sums of colour log-likelihoods */
+    double wc;       /* their total weight */
+    double n_stripe; /* frames showing the stripe */
+    double n_solid;  /* frames looking solid */
+    double q_solid;  /* independent-ish views looking solid, committed */
+    double q_seg;    /* the view of the present straight roll (0..1) */
+    double n_white;  /* frames looking like the cue ball */
+} ev_t;
+
+typedef struct {
+    slot_state_t state;
+    int number;              /* output track number, -1 until confirmed */
+    cr_ball_status_t status; /* now */
+    int hits, miss_run;
+    uint64_t born, last_seen, last_ref; /* frame counters (push order) */
+    double t_seen;                      /* time of the last detection */
+    double zx, zy;                      /* last detection */
+    double x, y, vx, vy;                /* filtered state at t_state */
+    double t_state;
+    double sig_v; /* velocity uncertainty, mm/s */
+    double sig_z; /* last detection sigma */
+    bool moving_at_loss;
+    bool seen_prev;        /* seen in the frame before its last sighting too */
+    ev_t ev;               /* identity evidence */
+    ev_t snap;             /* the evidence just before its last abrupt change of motion */
+    uint64_t snap_frame;   /* that frame */
+    double snap_x, snap_y; /* and where it was */
+    bool snap_on;          /* a change not checked for a swap yet */
+    int id;                /* from the last assignment, -1 none */
+    double margin;         /* nats */
+    bool in_assign;
+} trk_t;
+
+typedef struct {
+    int16_t slot;
+    uint8_t seen, blurred, status;
+    float x, y, vx, vy, sigma;
+} ent_t;
+
+typedef struct {
+    double t;
+    uint64_t frame;
+    int n;
+    ent_t e[TRK_LIVE];
+} fr_t;
+
+typedef struct {
+    float t, x, y, s;
+} obs_t;
+
+struct cr_tracker {
+    cr_table_t table;
+    cr_track_params_t p;
+    trk_t trk[TRK_SLOTS];
+    int next_number;
+    /* frame ring: frames [first, pushed) are held; [next_pop, pushed) not output yet */
+    fr_t *ring;
+    int cap;
+    uint64_t first, next_pop, pushed;
+    bool flushed;
+    double t_last;
+    /* scratch */
+    cr_detection_t det[CR_VISION_MAX_DETECTIONS];
+    bool dup[CR_VISION_MAX_DETECTIONS];
+    double *cost; /* HUNG_MAX * HUNG_MAX */
+    double hu[HUNG_MAX + 1], hv[HUNG_MAX + 1], hminv[HUNG_MAX + 1];
+    int hp[HUNG_MAX + 1], hway[HUNG_MAX + 1], hres[HUNG_MAX + 1];
+    char hused[HUNG_MAX + 1];
+    int rows[TRK_SLOTS];
+    obs_t *obs; /* TRK_SLOTS * window */
+    int *nobs;  /* TRK_SLOTS */
+    int obs_cap;
+    double cpu_s;
+};
+
+static const int id_colour[TRK_IDS] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7};
+
+void cr_track_params_defaults(cr_track_params_t *p)
+{
+    if (!p)
+        return;
+    memset(p, 0, sizeof(*p));
+    p->delay_frames = 40;
+    p->history_frames = 30;
+    p->max_speed_mm_s = 12000.0;
+    p->p_detect = 0.95;
+    p->new_per_frame = 0.01;
+    p->collision_share = 0.03;
+    p->confirm_hits = 5;
+    p->tentative_misses = 2;
+    p->id_margin = 3.0;
+    p->colour_weight = 0.25;
+    p->stripe_min_white = 0.15;
+    p->cue_min_white = 0.8;
+    p->gone_keep_s = 0.5;
+    p->stitch_min = 1.0;
+    p->rest_window_s = 1.0;
+    p->lost_moving_s = 1.0;
+    p->id_set = 0xFFFFu;
+    p->colour_cap = 20.0;
+    p->appearance_weight = 1.0;
+    p->swap_window = 20;
+    p->swap_min = 1.0;
+    p->min_sigma_mm = 0.3;
+}
+
+static double cpu_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---------------------------------------------------------------- Hungarian */
+
+/* Minimum-cost assignment of n rows to m >= n columns, cost row-major with
+ * stride m (0-based). res[i] = column of row i. O(n^2 m). */
+static void hungarian(cr_tracker_t *tr, const double *a, int n, int m, int *res)
+{
+    double *u = tr->hu, *v = tr->hv, *minv = tr->hminv;
+    int *p = tr->hp, *way = tr->hway;
+    char *used = tr->hused;
+
+    for (int j = 0; j <= m; j++) {
+        v[j] = 0;
+        p[j] = 0;
+        way[j] = 0;
+    }
+    for (int i = 0; i <= n; i++)
+        u[i] = 0;
+    for (int i = 1; i <= n; i++) {
+        int j0 = 0;
+
+        p[0] = i;
+        for (int j = 0; j <= m; j++) {
+            minv[j] = DBL_MAX;
+            used[j] = 0;
+        }
+        do {
+            int i0 = p[j0], j1 = 0;
+            double delta = DBL_MAX;
+
+            used[j0] = 1;
+            for (int j = 1; j <= m; j++) {
+                if (!used[j]) {
+                    double cur = a[(size_t)(i0 - 1) * m + (j - 1)] - u[i0] - v[j];
+
+                    if (cur < minv[j]) {
+                        minv[j] = cur;
+                        way[j] = j0;
+                    }
+                    if (minv[j] < delta) {
+                        delta = minv[j];
+                        j1 = j;
+                    }
+                }
+            }
+            for (int j = 0; j <= m; j++) {
+                if (used[j]) {
+                    u[p[j]] += delta;
+                    v[j] -= delta;
+                } else {
+                    minv[j] -= delta;
+                }
+            }
+            j0 = j1;
+        } while (p[j0] != 0);
+        do {
+            int j1 = way[j0];
+
+            p[j0] = p[j1];
+            j0 = j1;
+        } while (j0);
+    }
+    for (int j = 1; j <= m; j++)
+        if (p[j] > 0)
+            res[p[j] - 1] = j - 1;
+}
+
+/* --------------------------------------------------------------- helpers */
+
+static double sq(double a)
+{
+    return a * a;
+}
+
+/* What one detection shows of the ball's pattern. */
+typedef enum { LOOK_NONE = 0, LOOK_CUE, LOOK_STRIPE, LOOK_SOLID } look_t;
+
+/* From the detector's own per-frame id probabilities when it gives them (it
+ * sees the shape of the white: a compact number spot on a solid, spread caps
+ * on a stripe), else from the white share alone. */
+static look_t look_of(const cr_tracker_t *tr, const cr_detection_t *d)
+{
+    double sum = 0, st = 0, so = 0, r, wf = d->white_frac;
+
+    for (int k = 0; k < TRK_IDS; k++)
+        sum += d->id_p[k] > 0 ? d->id_p[k] : 0;
+    if (sum > 0.5) {
+        if (d->id_p[0] > 0.5 * sum)
+            return LOOK_CUE;
+        for (int k = 1; k <= 8; k++)
+            so += d->id_p[k] > 0 ? d->id_p[k] : 0;
+        for (int k = 9; k < TRK_IDS; k++)
+            st += d->id_p[k] > 0 ? d->id_p[k] : 0;
+        if (!(st + so > 0))
+            return LOOK_NONE;
+        r = st / (st + so);
+        return r > 0.75 ? LOOK_STRIPE : r < 0.35 ? LOOK_SOLID : LOOK_NONE;
+    }
+    if (wf >= tr->p.cue_min_white)
+        return LOOK_CUE;
+    return wf >= tr->p.stripe_min_white ? LOOK_STRIPE : LOOK_SOLID;
+}
+
+/* log P(stripe) / P(solid) of a track's evidence: seeing the stripe in a
+ * few frames is near-proof (one frame alone may be a stray detection);
+ * looking solid counts only slowly (a stripe can roll with its
+ * band on top for a long time, and at rest shows the same face forever):
+ * q_solid counts independent views (the first, then one per straight roll
+ * of 8R or more: rolling about one axis can hide the stripe all along),
+ * each worth ~1.4 nats at first, 5 nats at most. */
+static double stripe_llr_ev(const ev_t *e)
+{
+    /* a solid shows a stray stripe-like frame now and then (a number spot
+     * at the rim, a reflection, a misread): 3 % of its frames are discounted */
+    double r = fmax(0.0, e->n_stripe - 0.03 * (e->n_stripe + e->n_solid) - 0.5) / 3.0;
+
+    return 12.0 * (1.0 - exp(-r * r)) - 5.0 * (1.0 - exp(-(e->q_solid + e->q_seg) / 3.0));
+}
+
+static double stripe_llr(const trk_t *k)
+{
+    return stripe_llr_ev(&k->ev);
+}
+
+static double clampd(double v, double lo, double hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* A track's colour log-likelihood of class c: the mean per frame times the
+ * weight of the evidence, capped (a colour bias of the light is systematic:
+ * more frames of it are not more proof). */
+static double colour_ll_ev(const ev_t *e, int c, double cap)
+{
+    return e->wc > 0 ? e->lc[c] / e->wc * fmin(e->wc, cap) : 0.0;
+}
+
+static double colour_ll(const trk_t *k, int c, double cap)
+{
+    return colour_ll_ev(&k->ev, c, cap);
+}
+
+/* Colour posterior of some evidence (softmax of its colour log-likelihoods). */
+static void colour_post_ev(const ev_t *e, double cap, double q[NCOL])
+{
+    double mx = -DBL_MAX, s = 0, l[NCOL];
+
+    for (int c = 0; c < NCOL; c++) {
+        l[c] = colour_ll_ev(e, c, cap);
+        mx = fmax(mx, l[c]);
+    }
+    for (int c = 0; c < NCOL; c++) {
+        q[c] = exp(l[c] - mx);
+        s += q[c];
+    }
+    for (int c = 0; c < NCOL; c++)
+        q[c] /= s;
+}
+
+static void colour_post(const trk_t *k, double cap, double q[NCOL])
+{
+    colour_post_ev(&k->ev, cap, q);
+}
+
+/* A coordinate that ran past a cushion line [lo, hi] comes back off it (an
+ * elastic bounce; a real one loses a little speed). */
+static double reflect(double v, double lo, double hi)
+{
+    for (int i = 0; i < 4 && (v < lo || v > hi); i++)
+        v = v < lo ? 2 * lo - v : 2 * hi - v;
+    return clampd(v, lo, hi);
+}
+
+/* The pocket whose mouth a ball centred at (x, y) is in or at (within a
+ * mouth width plus R of the pocket point, where no cushion stops it), or -1. */
+static int near_pocket(const cr_tracker_t *tr, double x, double y)
+{
+    double R = tr->table.ball_radius_mm;
+
+    for (int pk = 0; pk < CR_POCKET_COUNT; pk++) {
+        cr_point_t P = cr_table_pocket_point(&tr->table, (cr_pocket_t)pk);
+        double mouth = (pk == CR_POCKET_SIDE_LEFT || pk == CR_POCKET_SIDE_RIGHT) ? tr->table.side_mouth_mm
+                                                                                 : tr->table.corner_mouth_mm;
+
+        if (hypot(P.x - x, P.y - y) <= mouth + R)
+            return pk;
+    }
+    return -1;
+}
+
+/* Predicted position of a track at time t: straight line with rolling
+ * deceleration, bounced off the cushions. */
+static void predict(const cr_tracker_t *tr, const trk_t *k, double t, double *px, double *py)
+{
+    double dt = t - k->t_state, sp = hypot(k->vx, k->vy), R = tr->table.ball_radius_mm;
+    double dec = 300.0, d;
+
+    if (dt <= 0 || sp <= 0) {
+        *px = k->x;
+        *py = k->y;
+        return;
+    }
+    if (dt < 0.05)
+        d = sp * dt; /* a frame or two: plain constant velocity */
+    else
+        d = dt < sp / dec ? sp * dt - 0.5 * dec * dt * dt : 0.5 * sp * sp / dec;
+    *px = k->x + k->vx / sp * d;
+    *py = k->y + k->vy / sp * d;
+    if (near_pocket(tr, *px, *py) < 0) {
+        *px = reflect(*px, R, tr->table.length_mm - R);
+        *py = reflect(*py, R, tr->table.width_mm - R);
+    }
+}
+
+static fr_t *frame_at(cr_tracker_t *tr, uint64_t k)
+{
+    return &tr->ring[k % (uint64_t)tr->cap];
+}
+
+/* --------------------------------------------------------------- create */
+
+int cr_tracker_create(const cr_table_t *t, const cr_track_params_t *p, cr_tracker_t **out)
+{
+    cr_tracker_t *tr = NULL;
+    cr_track_params_t d;
+    int win;
+
+    if (!t || !out || !(t->length_mm > 0) || !(t->width_mm > 0) || !(t->ball_radius_mm > 0))
+        return CR_ERR_INVALID;
+    if (!p) {
+        cr_track_params_defaults(&d);
+        p = &d;
+    }
+    if (p->delay_frames < 1 || p->delay_frames > 240 || p->history_frames < 0 || p->history_frames > 240 ||
+        !(p->max_speed_mm_s > 0) || !(p->p_detect > 0 && p->p_detect < 1) || !(p->new_per_frame > 0) ||
+        !(p->collision_share > 0 && p->collision_share < 1) || p->confirm_hits < 1 || p->tentative_misses < 1 ||
+        !(p->id_margin >= 0) || !(p->colour_weight > 0) || !(p->stripe_min_white > 0) ||
+        !(p->cue_min_white > p->stripe_min_white) || !(p->gone_keep_s >= 0) || !(p->rest_window_s >= 0) ||
+        !(p->lost_moving_s > 0) || !(p->colour_cap > 0) || !(p->appearance_weight >= 0) || p->swap_window < 1 ||
+        !(p->swap_min > 0) || !(p->min_sigma_mm > 0) || (p->id_set & 0xFFFFu) == 0)
+        return CR_ERR_INVALID;
+    tr = calloc(1, sizeof(*tr));
+    if (!tr)
+        goto fail;
+    tr->table = *t;
+    tr->p = *p;
+    tr->cap = p->delay_frames + p->history_frames + 2;
+    tr->ring = calloc((size_t)tr->cap, sizeof(fr_t));
+    tr->cost = malloc(sizeof(double) * HUNG_MAX * HUNG_MAX);
+    win = p->delay_frames + p->history_frames + 2;
+    tr->obs_cap = win;
+    tr->obs = malloc(sizeof(obs_t) * (size_t)TRK_SLOTS * (size_t)win);
+    tr->nobs = calloc(TRK_SLOTS, sizeof(int));
+    if (!tr->ring || !tr->cost || !tr->obs || !tr->nobs)
+        goto fail;
+    tr->t_last = -DBL_MAX;
+    *out = tr;
+    return CR_OK;
+fail:
+    cr_tracker_destroy(tr);
+    return CR_ERR_NOMEM;
+}
+
+void cr_tracker_destroy(cr_tracker_t *tr)
+{
+    if (!tr)
+        return;
+    free(tr->ring);
+    free(tr->cost);
+    free(tr->obs);
+    free(tr->nobs);
+    free(tr);
+}
+
+void cr_tracker_stats(const cr_tracker_t *tr, double *cpu_s, uint64_t *frames)
+{
+    if (cpu_s)
+        *cpu_s = tr ? tr->cpu_s : 0;
+    if (frames)
+        *frames = tr ? tr->pushed : 0;
+}
+
+/* ------------------------------------------------------------ detections */
+
+/* Copies usable detections and marks doubles: a detection with a better
+ * one closer than R (two balls' centres are never closer than 2R) may
+ * still continue a track but never starts one. Returns the count. */
+static int prepare_detections(cr_tracker_t *tr, const cr_detection_t *dets, int n)
+{
+    int m = 0;
+    double R = tr->table.ball_radius_mm;
+
+    if (n > CR_VISION_MAX_DETECTIONS)
+        n = CR_VISION_MAX_DETECTIONS;
+    for (int i = 0; i < n; i++)
+        if (isfinite(dets[i].x) && isfinite(dets[i].y))
+            tr->det[m++] = dets[i];
+    for (int j = 0; j < m; j++) {
+        tr->dup[j] = false;
+        for (int i = 0; i < m; i++)
+            if (i != j && hypot(tr->det[i].x - tr->det[j].x, tr->det[i].y - tr->det[j].y) < R &&
+                (tr->det[i].score > tr->det[j].score || (tr->det[i].score == tr->det[j].score && i < j)))
+                tr->dup[j] = true;
+    }
+    for (int j = 0; j < m; j++) {
+        cr_detection_t *d = &tr->det[j];
+        double s = 0;
+
+        if (!(d->sigma_mm > 0))
+            d->sigma_mm = 2.0;
+        else if (d->sigma_mm < tr->p.min_sigma_mm)
+            d->sigma_mm = tr->p.min_sigma_mm;
+        for (int c = 0; c < NCOL; c++)
+            s += d->colour_p[c] > 0 ? d->colour_p[c] : 0;
+        if (!(s > 0)) {
+            /* no colour classes: fold this frame's id probabilities */
+            for (int c = 0; c < NCOL; c++)
+                d->colour_p[c] = 0;
+            for (int k = 0; k < TRK_IDS; k++)
+                d->colour_p[id_colour[k]] += d->id_p[k] > 0 ? d->id_p[k] : 0;
+            for (int c = 0; c < NCOL; c++)
+                s += d->colour_p[c];
+            if (!(s > 0)) {
+                for (int c = 0; c < NCOL; c++)
+                    d->colour_p[c] = 1.0f / NCOL;
+                s = 1;
+            }
+        }
+        for (int c = 0; c < NCOL; c++)
+            d->colour_p[c] = (float)((d->colour_p[c] > 0 ? d->colour_p[c] : 0) / s);
+    }
+    return m;
+}
+
+/* Appearance log-likelihood ratio of a detection for a track versus an
+ * unknown ball. */
+static double appearance_llr(const cr_tracker_t *tr, const trk_t *k, const cr_detection_t *d)
+{
+    double q[NCOL], s = 0, llr, ps, ls, lo;
+    look_t look = look_of(tr, d);
+
+    colour_post(k, tr->p.colour_cap, q);
+    for (int c = 0; c < NCOL; c++)
+        s += q[c] * d->colour_p[c];
+    llr = log(fmax(s * NCOL, 1e-3));
+    if ((look == LOOK_STRIPE || look == LOOK_SOLID) && q[CR_COLOUR_WHITE] < 0.5) {
+        ps = 1.0 / (1.0 + exp(-stripe_llr(k)));
+        if (look == LOOK_STRIPE) {
+            ls = 0.7;
+            lo = 0.01;
+        } else {
+            ls = 0.3;
+            lo = 0.99;
+        }
+        llr += log((ps * ls + (1 - ps) * lo) / (0.5 * ls + 0.5 * lo));
+    }
+    return llr;
+}
+
+/* Motion log-likelihood (density, per mm^2) of a detection for a track. */
+static double motion_ll(const cr_tracker_t *tr, const trk_t *k, const cr_detection_t *d, double t, bool contact,
+                        const double *pc, bool *gated, double *abrupt)
+{
+    double px, py, dt = t - k->t_state, dseen = t - k->t_seen, dist, s2, rj, R = tr->table.ball_radius_mm;
+    double pn, pu, eps = tr->p.collision_share * (contact ? 1.0 : 0.005);
+
+    if (pc) {
+        px = pc[0];
+        py = pc[1];
+    } else {
+        predict(tr, k, t, &px, &py);
+    }
+    dist = hypot(d->x - px, d->y - py);
+    s2 = sq(d->sigma_mm) + sq(k->sig_z) + sq(k->sig_v * dt) + sq(hypot(d->blur_dx, d->blur_dy) * 0.5);
+    if (k->status == CR_BALL_SEEN || k->state == SLOT_TENT) {
+        rj = tr->p.max_speed_mm_s * dseen + 2 * R;
+    } else if (k->status == CR_BALL_HIDDEN && k->moving_at_loss) {
+        rj = 3 * R + 0.5 * hypot(px - k->x, py - k->y);
+    } else if (k->status == CR_BALL_HIDDEN) {
+        /* at rest under a hand or arm: where it was, perhaps nudged a little
+         * (a ball moved further is found again by its looks: stitch()) */
+        rj = 0.75 * R; /* a neighbour frozen to it is 2R away */
+        s2 = sq(d->sigma_mm) + sq(k->sig_z) + sq(0.15 * R);
+    } else { /* GONE: only right where it was lost (a jaw shadow) */
+        rj = 2 * R;
+        px = k->x;
+        py = k->y;
+        dist = hypot(d->x - px, d->y - py);
+        s2 = sq(d->sigma_mm) + sq(k->sig_z) + sq(0.25 * R);
+    }
+    *gated = dist > rj + 3 * sqrt(s2);
+    pn = (1 - eps) * exp(-0.5 * dist * dist / s2) / (2 * CR_PI * s2);
+    if (k->status == CR_BALL_SEEN || k->state == SLOT_TENT) {
+        /* after a contact: anywhere within reach, shorter jumps likelier
+         * (radial exponential, scale a tenth of the reach, at least R) */
+        double lam = fmax(R, 0.1 * rj);
+
+        pu = eps * exp(-dist / lam) / (2 * CR_PI * lam * lam);
+    } else {
+        pu = eps / (CR_PI * rj * rj);
+    }
+    if (abrupt)
+        *abrupt = pu / (pn + pu + 1e-300);
+    return log(pn + pu);
+}
+
+/* Can track rows[i]'s motion change abruptly between its last state and t?
+ * Only at a contact: its path passes a cushion, or passes within 2R (plus
+ * the uncertainty of both paths) of another ball's path. pc[2i], pc[2i+1]
+ * get the predicted position, stopped where the path first meets another
+ * ball (a ball does not run through another). */
+static void contacts(cr_tracker_t *tr, const int *rows, int nt, double t, bool *out, bool *by_ball, double *pc)
+{
+    double R = tr->table.ball_radius_mm, L = tr->table.length_mm, W = tr->table.width_mm;
+    double x0[TRK_LIVE], y0[TRK_LIVE], x1[TRK_LIVE], y1[TRK_LIVE], u[TRK_LIVE];
+
+    for (int i = 0; i < nt; i++) {
+        const trk_t *k = &tr->trk[rows[i]];
+
+        x0[i] = k->x;
+        y0[i] = k->y;
+        predict(tr, k, t, &x1[i], &y1[i]);
+        u[i] = fmin(100.0, k->sig_v * fmax(t - k->t_state, 0.0) + 3.0 * k->sig_z) + 10.0;
+        out[i] = k->hits < 2 || k->status != CR_BALL_SEEN;
+        by_ball[i] = false;
+        pc[2 * i] = x1[i];
+        pc[2 * i + 1] = y1[i];
+    }
+    for (int i = 0; i < nt; i++) {
+        double first = 1.0;
+        const trk_t *k = &tr->trk[rows[i]];
+
+        if (k->status != CR_BALL_SEEN || k->hits < 2)
+            continue;
+        for (int j = 0; j < nt; j++) {
+            double ax, ay, bx, by, aa, ab, bb, disc, tau;
+
+            if (j == i || tr->trk[rows[j]].status != CR_BALL_SEEN)
+                continue;
+            ax = x0[i] - x0[j];
+            ay = y0[i] - y0[j];
+            bx = (x1[i] - x0[i]) - (x1[j] - x0[j]);
+            by = (y1[i] - y0[i]) - (y1[j] - y0[j]);
+            aa = ax * ax + ay * ay - 4 * R * R;
+            ab = ax * bx + ay * by;
+            bb = bx * bx + by * by;
+            if (aa <= 0 || bb <= 0 || ab >= 0)
+                continue; /* touching already, no relative motion, or moving apart */
+            disc = ab * ab - bb * aa;
+            if (disc < 0)
+                continue;
+            tau = (-ab - sqrt(disc)) / bb;
+            if (tau >= 0 && tau < first)
+                first = tau;
+        }
+        pc[2 * i] = x0[i] + first * (x1[i] - x0[i]);
+        pc[2 * i + 1] = y0[i] + first * (y1[i] - y0[i]);
+    }
+    for (int i = 0; i < nt; i++) {
+        double m = R + u[i];
+
+        if (fmin(x0[i], x1[i]) < m || fmax(x0[i], x1[i]) > L - m || fmin(y0[i], y1[i]) < m ||
+            fmax(y0[i], y1[i]) > W - m)
+            out[i] = true;
+        for (int j = 0; j < nt; j++) {
+            double ax, ay, bx, by, bb, tau, dmin;
+
+            if (j == i)
+                continue;
+            ax = x0[i] - x0[j];
+            ay = y0[i] - y0[j];
+            bx = (x1[i] - x0[i]) - (x1[j] - x0[j]);
+            by = (y1[i] - y0[i]) - (y1[j] - y0[j]);
+            bb = bx * bx + by * by;
+            tau = bb > 0 ? clampd(-(ax * bx + ay * by) / bb, 0.0, 1.0) : 0.0;
+            dmin = hypot(ax + tau * bx, ay + tau * by);
+            if (dmin < 2 * R + u[i] + u[j]) {
+                out[i] = true;
+                by_ball[i] = true;
+                break;
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------------- tracks */
+
+static int slot_new(cr_tracker_t *tr)
+{
+    for (int s = 0; s < TRK_SLOTS; s++)
+        if (tr->trk[s].state == SLOT_FREE)
+            return s;
+    return -1;
+}
+
+static int count_live(const cr_tracker_t *tr)
+{
+    int n = 0;
+
+    for (int s = 0; s < TRK_SLOTS; s++)
+        if (tr->trk[s].state == SLOT_TENT || tr->trk[s].state == SLOT_LIVE)
+            n++;
+    return n;
+}
+
+static void add_evidence(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, double moved)
+{
+    double w = tr->p.colour_weight * (d->blur_dx != 0 || d->blur_dy != 0 ? 0.5 : 1.0);
+    double R = tr->table.ball_radius_mm;
+    bool blurred = d->blur_dx != 0 || d->blur_dy != 0;
+    look_t look;
+
+    for (int c = 0; c < NCOL; c++)
+        k->ev.lc[c] += w * log(d->colour_p[c] + 0.01);
+    k->ev.wc += w;
+    if (blurred && hypot(d->blur_dx, d->blur_dy) > 0.5 * R)
+        return; /* a streak mixes the faces: no stripe evidence */
+    look = look_of(tr, d);
+    if (look == LOOK_NONE)
+        return;
+    if (look == LOOK_CUE)
+        k->ev.n_white += 1;
+    else if (look == LOOK_STRIPE)
+        k->ev.n_stripe += 1;
+    else if ((k->ev.n_solid += 1) <= 1)
+        k->ev.q_solid = 1.0; /* the first view: a stripe shows its band on top ~1 time in 4 */
+    else if (moved > 3.0 * d->sigma_mm)
+        k->ev.q_seg = fmin(1.0, k->ev.q_seg + moved / (8 * R)); /* only rolling shows new faces, and a
+                                                                 * straight roll about one axis only one more */
+}
+
+static void track_start(cr_tracker_t *tr, int s, const cr_detection_t *d, double t)
+{
+    trk_t *k = &tr->trk[s];
+
+    memset(k, 0, sizeof(*k));
+    k->state = SLOT_TENT;
+    k->number = -1;
+    k->status = CR_BALL_SEEN;
+    k->hits = 1;
+    k->born = tr->pushed;
+    k->last_seen = tr->pushed;
+    k->last_ref = tr->pushed;
+    k->t_seen = t;
+    k->t_state = t;
+    k->x = k->zx = d->x;
+    k->y = k->zy = d->y;
+    k->sig_z = d->sigma_mm;
+    k->sig_v = tr->p.max_speed_mm_s * 0.5;
+    k->id = -1;
+    add_evidence(tr, k, d, 0);
+}
+
+static void track_update(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, double t)
+{
+    double px, py, dt = t - k->t_state, dts = t - k->t_seen, ix, iy, s2, moved;
+    bool consecutive = k->last_seen + 1 == tr->pushed;
+
+    k->seen_prev = consecutive;
+
+    predict(tr, k, t, &px, &py);
+    ix = d->x - px;
+    iy = d->y - py;
+    s2 = sq(d->sigma_mm) + sq(k->sig_z) + sq(k->sig_v * dt);
+    moved = hypot(d->x - k->zx, d->y - k->zy);
+    if (k->hits == 1 || ix * ix + iy * iy > 9.0 * s2 || !consecutive) {
+        /* second sighting, a contact, or after a gap: restart from the raw step;
+         * after a contact the ball rolls about a new axis: its view of the
+         * stripe counts apart */
+        if (k->hits > 1 && ix * ix + iy * iy > 9.0 * s2) {
+            k->ev.q_solid += k->ev.q_seg;
+            k->ev.q_seg = 0;
+        }
+        k->vx = dts > 0 ? (d->x - k->zx) / dts : 0;
+        k->vy = dts > 0 ? (d->y - k->zy) / dts : 0;
+        k->x = d->x;
+        k->y = d->y;
+        k->sig_v = dts > 0 ? 2.0 * d->sigma_mm / dts + 100.0 : tr->p.max_speed_mm_s;
+    } else {
+        const double a = 0.6, b = 0.3;
+
+        k->x = px + a * ix;
+        k->y = py + a * iy;
+        if (dt > 0) {
+            k->vx += b * ix / dt;
+            k->vy += b * iy / dt;
+        }
+        k->sig_v = fmax(100.0, 0.8 * k->sig_v);
+    }
+    k->t_state = t;
+    k->t_seen = t;
+    k->zx = d->x;
+    k->zy = d->y;
+    k->sig_z = d->sigma_mm;
+    k->hits++;
+    k->miss_run = 0;
+    k->last_seen = tr->pushed;
+    add_evidence(tr, k, d, moved);
+    if (k->state == SLOT_TENT && k->hits >= tr->p.confirm_hits) {
+        k->state = SLOT_LIVE;
+        k->number = tr->next_number++;
+    }
+}
+
+/* Is a ball that just vanished at (x, y) with velocity (vx, vy) running into
+ * a pocket? It is within a mouth width plus R of the pocket point and either
+ * over the hole (centre past the cushion nose lines) or heading at the pocket
+ * point or out through the mouth (within 60 degrees). */
+static bool into_pocket(const cr_tracker_t *tr, double x, double y, double vx, double vy)
+{
+    double R = tr->table.ball_radius_mm, sp = hypot(vx, vy), L = tr->table.length_mm, W = tr->table.width_mm;
+
+    for (int pk = 0; pk < CR_POCKET_COUNT; pk++) {
+        cr_point_t P = cr_table_pocket_point(&tr->table, (cr_pocket_t)pk);
+        bool side = pk == CR_POCKET_SIDE_LEFT || pk == CR_POCKET_SIDE_RIGHT;
+        double mouth = side ? tr->table.side_mouth_mm : tr->table.corner_mouth_mm;
+        double dx = P.x - x, dy = P.y - y, dist = hypot(dx, dy), nx, ny, nl;
+
+        if (dist > mouth + R)
+            continue;
+        if (dist < 0.8 * R || x < 0 || y < 0 || x > L || y > W)
+            return true; /* already over the hole */
+        if (sp < 50.0)
+            continue;
+        if ((vx * dx + vy * dy) > 0.5 * sp * dist)
+            return true;
+        /* out through the mouth: the pocket's outward direction */
+        nx = side ? 0.0 : (P.x > 0 ? 1.0 : -1.0);
+        ny = P.y > 0 ? 1.0 : -1.0;
+        nl = hypot(nx, ny);
+        if ((vx * nx + vy * ny) > 0.5 * sp * nl)
+            return true;
+    }
+    return false;
+}
+
+/* The frame entries of a track: rewrites GONE entries to HIDDEN (the ball was
+ * only in a jaw shadow). */
+static void ungone(cr_tracker_t *tr, int s)
+{
+    for (uint64_t f = tr->next_pop; f < tr->pushed; f++) {
+        fr_t *fr = frame_at(tr, f);
+
+        for (int i = 0; i < fr->n; i++)
+            if (fr->e[i].slot == s && fr->e[i].status == CR_BALL_GONE)
+                fr->e[i].status = CR_BALL_HIDDEN;
+    }
+}
+
+/* Continues hidden track h with new track n: n's entries become h's (h's own
+ * entries in those frames are dropped), n's evidence is added to h's. */
+static void merge_into(cr_tracker_t *tr, int h, int n)
+{
+    trk_t *H = &tr->trk[h], *N = &tr->trk[n];
+
+    for (uint64_t f = tr->first; f < tr->pushed; f++) {
+        fr_t *fr = frame_at(tr, f);
+        int has_n = -1, has_h = -1;
+
+        for (int i = 0; i < fr->n; i++) {
+            if (fr->e[i].slot == n)
+                has_n = i;
+            else if (fr->e[i].slot == h)
+                has_h = i;
+        }
+        if (has_n < 0)
+            continue;
+        fr->e[has_n].slot = (int16_t)h;
+        if (has_h >= 0)
+            fr->e[has_h] = fr->e[--fr->n];
+    }
+    for (int c = 0; c < NCOL; c++)
+        H->ev.lc[c] += N->ev.lc[c];
+    H->ev.wc += N->ev.wc;
+    H->ev.n_stripe += N->ev.n_stripe;
+    H->ev.q_solid += N->ev.q_solid + H->ev.q_seg;
+    H->ev.q_seg = N->ev.q_seg;
+    H->ev.n_white += N->ev.n_white;
+    H->ev.n_solid += N->ev.n_solid;
+    H->snap_on = false;
+    H->status = N->status;
+    H->hits += N->hits;
+    H->miss_run = N->miss_run;
+    H->last_seen = N->last_seen;
+    H->last_ref = N->last_ref > H->last_ref ? N->last_ref : H->last_ref;
+    H->t_seen = N->t_seen;
+    H->zx = N->zx;
+    H->zy = N->zy;
+    H->x = N->x;
+    H->y = N->y;
+    H->vx = N->vx;
+    H->vy = N->vy;
+    H->t_state = N->t_state;
+    H->sig_v = N->sig_v;
+    H->sig_z = N->sig_z;
+    H->moving_at_loss = false;
+    if (H->state == SLOT_DEAD)
+        H->state = SLOT_LIVE;
+    memset(N, 0, sizeof(*N));
+    N->state = SLOT_FREE;
+}
+
+static double evidence_agreement(const trk_t *a, const trk_t *b, double cap);
+
+/* A hidden track where a ball is seen now cannot be there (two balls never
+ * overlap): the seen ball is the same one picked up by a new track (merge,
+ * when that track is not published yet and its looks agree), or the hidden
+ * ball was moved away unseen (its track ends). */
+static void resolve_overlaps(cr_tracker_t *tr, double t_s)
+{
+    double R = tr->table.ball_radius_mm;
+
+    for (int h = 0; h < TRK_SLOTS; h++) {
+        trk_t *H = &tr->trk[h];
+        double px, py;
+
+        if (H->state != SLOT_LIVE || H->status != CR_BALL_HIDDEN)
+            continue;
+        if (H->moving_at_loss)
+            predict(tr, H, t_s, &px, &py);
+        else {
+            px = H->zx;
+            py = H->zy;
+        }
+        for (int s = 0; s < TRK_SLOTS; s++) {
+            trk_t *S = &tr->trk[s];
+
+            if (s == h || (S->state != SLOT_TENT && S->state != SLOT_LIVE) || S->last_seen != tr->pushed ||
+                hypot(S->zx - px, S->zy - py) >= 1.5 * R)
+                continue;
+            if (S->born > H->last_seen && S->born >= tr->next_pop &&
+                evidence_agreement(H, S, tr->p.colour_cap) > -1.0) {
+                bool tent = S->state == SLOT_TENT;
+
+                merge_into(tr, h, s);
+                if (tent && H->hits < tr->p.confirm_hits)
+                    H->hits = tr->p.confirm_hits;
+                break;
+            }
+            if (S->state == SLOT_LIVE && S->seen_prev) {
+                /* a ball followed without a break rolled over the place:
+                 * the hidden one is not there (in a pocket mouth: knocked in) */
+                if (near_pocket(tr, H->zx, H->zy) >= 0) {
+                    H->status = CR_BALL_GONE;
+                    H->vx = H->vy = 0;
+                } else {
+                    H->state = SLOT_DEAD;
+                }
+                break;
+            }
+        }
+    }
+}
+
+/* Evidence gathered between b (earlier) and a (later). */
+static void ev_sub(const ev_t *a, const ev_t *b, ev_t *out)
+{
+    for (int c = 0; c < NCOL; c++)
+        out->lc[c] = a->lc[c] - b->lc[c];
+    out->wc = a->wc - b->wc;
+    out->n_stripe = a->n_stripe - b->n_stripe;
+    out->n_solid = a->n_solid - b->n_solid;
+    out->q_solid = a->q_solid - b->q_solid;
+    out->q_seg = a->q_seg - b->q_seg;
+    out->n_white = a->n_white - b->n_white;
+}
+
+static void ev_add(const ev_t *a, const ev_t *b, ev_t *out)
+{
+    for (int c = 0; c < NCOL; c++)
+        out->lc[c] = a->lc[c] + b->lc[c];
+    out->wc = a->wc + b->wc;
+    out->n_stripe = a->n_stripe + b->n_stripe;
+    out->n_solid = a->n_solid + b->n_solid;
+    out->q_solid = a->q_solid + b->q_solid;
+    out->q_seg = a->q_seg + b->q_seg;
+    out->n_white = a->n_white + b->n_white;
+}
+
+/* Log-likelihood (nats) of the evidence of a stretch of track, seg, for a
+ * ball whose earlier evidence is pre: one colour class for the whole
+ * stretch, drawn from pre's colour posterior; the stripe seen or not. */
+static double seg_ll(const ev_t *pre, const ev_t *seg, double cap)
+{
+    double q[NCOL], mx = -DBL_MAX, s = 0, ps, l;
+
+    colour_post_ev(pre, cap, q);
+    for (int c = 0; c < NCOL; c++)
+        mx = fmax(mx, seg->lc[c]);
+    for (int c = 0; c < NCOL; c++)
+        s += q[c] * exp(seg->lc[c] - mx);
+    l = mx + log(fmax(s, 1e-300));
+    /* the stripe: one observation per stretch (whether it showed at all;
+     * how often depends on the roll, not on the ball) */
+    ps = 1.0 / (1.0 + exp(-stripe_llr_ev(pre)));
+    if (seg->n_stripe >= 2)
+        l += log(ps * 0.95 + (1 - ps) * 0.02);
+    else if (seg->n_solid >= 2)
+        l += log(ps * 0.5 + (1 - ps) * 0.98);
+    /* the cue ball's white: likewise one observation per stretch */
+    if (seg->n_white >= 2 && seg->n_white >= seg->n_stripe + seg->n_solid)
+        l += log(q[CR_COLOUR_WHITE] * 0.95 + (1 - q[CR_COLOUR_WHITE]) * 0.02);
+    else if (seg->n_stripe + seg->n_solid >= 2 && seg->n_white == 0)
+        l += log(q[CR_COLOUR_WHITE] * 0.05 + (1 - q[CR_COLOUR_WHITE]) * 0.98);
+    return l;
+}
+
+/* Exchanges everything tracks a and b did from frame f on (f not published):
+ * their frame entries and their present state; each keeps its number and
+ * its evidence from before f, plus the other's since. */
+static void swap_tails(cr_tracker_t *tr, int a, int b, uint64_t f)
+{
+    trk_t *A = &tr->trk[a], *B = &tr->trk[b], tmp;
+    ev_t da, db, ea, eb;
+    int na = A->number, nb = B->number;
+    uint64_t ba = A->born, bb = B->born;
+
+    ev_sub(&A->ev, &A->snap, &da);
+    ev_sub(&B->ev, &B->snap, &db);
+    ev_add(&A->snap, &db, &ea);
+    ev_add(&B->snap, &da, &eb);
+    for (uint64_t g = f; g < tr->pushed; g++) {
+        fr_t *fr = frame_at(tr, g);
+
+        for (int i = 0; i < fr->n; i++) {
+            if (fr->e[i].slot == a)
+                fr->e[i].slot = (int16_t)b;
+            else if (fr->e[i].slot == b)
+                fr->e[i].slot = (int16_t)a;
+        }
+    }
+    tmp = *A;
+    *A = *B;
+    *B = tmp;
+    A->number = na;
+    B->number = nb;
+    A->born = ba;
+    B->born = bb;
+    A->ev = ea;
+    B->ev = eb;
+    A->state = na >= 0 ? SLOT_LIVE : SLOT_TENT;
+    B->state = nb >= 0 ? SLOT_LIVE : SLOT_TENT;
+    A->last_ref = B->last_ref = tr->pushed;
+    A->snap_on = B->snap_on = false;
+}
+
+/* Track a took another ball at its last abrupt change (the ball it followed
+ * was lost there): from that frame on (not published) its detections become
+ * a new track, and a stays hidden where it was; stitch() may then join each
+ * piece to the track its looks belong to. */
+static void split_tail(cr_tracker_t *tr, int a)
+{
+    trk_t *A = &tr->trk[a], *N;
+    int n = slot_new(tr);
+    uint64_t f = A->snap_frame;
+    const fr_t *prev;
+
+    if (n < 0 || f < tr->next_pop + 1 || f <= tr->first)
+        return;
+    N = &tr->trk[n];
+    *N = *A;
+    ev_sub(&A->ev, &A->snap, &N->ev);
+    N->number = tr->next_number++;
+    N->born = f;
+    N->snap_on = false;
+    N->hits = (int)(tr->pushed - f);
+    prev = frame_at(tr, f - 1);
+    A->ev = A->snap;
+    A->snap_on = false;
+    A->status = CR_BALL_HIDDEN;
+    A->moving_at_loss = false;
+    A->zx = A->x = A->snap_x;
+    A->zy = A->y = A->snap_y;
+    A->vx = A->vy = 0;
+    A->last_seen = f - 1;
+    A->t_seen = A->t_state = prev->t;
+    A->last_ref = tr->pushed - 1;
+    for (uint64_t g = f; g < tr->pushed; g++) {
+        fr_t *fr = frame_at(tr, g);
+
+        for (int i = 0; i < fr->n; i++)
+            if (fr->e[i].slot == a)
+                fr->e[i].slot = (int16_t)n;
+        if (fr->n < TRK_LIVE) {
+            ent_t *e = &fr->e[fr->n++];
+
+            memset(e, 0, sizeof(*e));
+            e->slot = (int16_t)a;
+            e->status = CR_BALL_HIDDEN;
+            e->x = (float)A->zx;
+            e->y = (float)A->zy;
+            e->sigma = (float)(A->sig_z + 5.0);
+        }
+    }
+}
+
+/* Abrupt changes of motion at the same moment (a collision, a break) are
+ * where two tracks can swap balls. Once swap_window frames have followed,
+ * the looks since are compared with the looks before: when the exchanged
+ * tails explain them better by swap_min nats, the tails are exchanged. */
+static void repair_swaps(cr_tracker_t *tr)
+{
+    double R = tr->table.ball_radius_mm, cap = tr->p.colour_cap;
+    int window = tr->p.swap_window < tr->p.delay_frames - 1 ? tr->p.swap_window : tr->p.delay_frames - 1;
+
+    for (int a = 0; a < TRK_SLOTS; a++) {
+        trk_t *A = &tr->trk[a];
+        int best = -1;
+        double bg = tr->p.swap_min;
+        ev_t da;
+
+        if (!A->snap_on || tr->pushed - A->snap_frame < (uint64_t)window)
+            continue;
+        A->snap_on = false;
+        if (A->snap_frame < tr->next_pop + 1 || (A->state != SLOT_LIVE && A->state != SLOT_TENT))
+            continue;
+        ev_sub(&A->ev, &A->snap, &da);
+        for (int b = 0; b < TRK_SLOTS; b++) {
+            trk_t *B = &tr->trk[b];
+            ev_t db;
+            double gain;
+            uint64_t df;
+
+            if (b == a || !B->snap_on || (B->state != SLOT_LIVE && B->state != SLOT_TENT))
+                continue;
+            df = A->snap_frame > B->snap_frame ? A->snap_frame - B->snap_frame : B->snap_frame - A->snap_frame;
+            if (df > 2 || B->snap_frame < tr->next_pop + 1 ||
+                hypot(A->snap_x - B->snap_x, A->snap_y - B->snap_y) > 8 * R)
+                continue;
+            ev_sub(&B->ev, &B->snap, &db);
+            gain = seg_ll(&A->snap, &db, cap) + seg_ll(&B->snap, &da, cap) - seg_ll(&A->snap, &da, cap) -
+                   seg_ll(&B->snap, &db, cap);
+            if (gain > bg) {
+                bg = gain;
+                best = b;
+            }
+        }
+        if (best >= 0) {
+            trk_t *B = &tr->trk[best];
+            uint64_t f = A->snap_frame > B->snap_frame ? A->snap_frame : B->snap_frame;
+
+            swap_tails(tr, a, best, f);
+        } else if (A->state == SLOT_LIVE && A->status == CR_BALL_SEEN) {
+            /* no partner: does the stretch since contradict the ball before? */
+            if (seg_ll(&da, &da, cap) - seg_ll(&A->snap, &da, cap) >= tr->p.swap_min + 1.0)
+                split_tail(tr, a);
+        }
+    }
+}
+
+/* Index of slot s's seen entry in frame fr, or -1. */
+static int seen_entry(const fr_t *fr, int s)
+{
+    for (int i = 0; i < fr->n; i++)
+        if (fr->e[i].slot == s && fr->e[i].seen)
+            return i;
+    return -1;
+}
+
+/* One-frame exchanges: at a collision two tracks can take each other's
+ * detection for one frame and come back the next. Once the frame after is
+ * in, the middle frame of three is checked: when exchanging two tracks'
+ * detections there puts both far closer to the middle of their neighbours
+ * (a glitch of more than 2R in all), the detections are exchanged. */
+static void repair_glitches(cr_tracker_t *tr)
+{
+    double R = tr->table.ball_radius_mm;
+    const fr_t *fa, *fc;
+    fr_t *fb;
+    int nn = 0, sl[TRK_LIVE], ia[TRK_LIVE], ib[TRK_LIVE], ic[TRK_LIVE];
+
+    if (tr->pushed < 3 || tr->pushed - 2 < tr->next_pop || tr->pushed - 3 < tr->first)
+        return;
+    fa = frame_at(tr, tr->pushed - 3);
+    fb = frame_at(tr, tr->pushed - 2);
+    fc = frame_at(tr, tr->pushed - 1);
+    for (int i = 0; i < fb->n; i++) {
+        int s = fb->e[i].slot, a, c;
+
+        if (!fb->e[i].seen || (a = seen_entry(fa, s)) < 0 || (c = seen_entry(fc, s)) < 0)
+            continue;
+        sl[nn] = s;
+        ia[nn] = a;
+        ib[nn] = i;
+        ic[nn++] = c;
+    }
+    for (int iter = 0; iter < 3; iter++) {
+        int bi = -1, bj = -1;
+        double best = 0;
+
+        for (int i = 0; i < nn; i++) {
+            double mxi = 0.5 * (fa->e[ia[i]].x + fc->e[ic[i]].x), myi = 0.5 * (fa->e[ia[i]].y + fc->e[ic[i]].y);
+
+            for (int j = i + 1; j < nn; j++) {
+                double mxj = 0.5 * (fa->e[ia[j]].x + fc->e[ic[j]].x), myj = 0.5 * (fa->e[ia[j]].y + fc->e[ic[j]].y);
+                const ent_t *ei = &fb->e[ib[i]], *ej = &fb->e[ib[j]];
+                double cur = hypot(ei->x - mxi, ei->y - myi) + hypot(ej->x - mxj, ej->y - myj);
+                double swp = hypot(ej->x - mxi, ej->y - myi) + hypot(ei->x - mxj, ei->y - myj);
+
+                if (cur > 2 * R && swp < 0.3 * cur && cur - swp > best) {
+                    best = cur - swp;
+                    bi = i;
+                    bj = j;
+                }
+            }
+        }
+        if (bi < 0)
+            break;
+        {
+            ent_t *ei = &fb->e[ib[bi]], *ej = &fb->e[ib[bj]], tmp = *ei;
+            double dt = fc->t - fb->t;
+
+            ei->x = ej->x;
+            ei->y = ej->y;
+            ei->sigma = ej->sigma;
+            ei->blurred = ej->blurred;
+            ej->x = tmp.x;
+            ej->y = tmp.y;
+            ej->sigma = tmp.sigma;
+            ej->blurred = tmp.blurred;
+            /* the velocities the tracks restarted from were wrong too */
+            for (int q = 0; q < 2; q++) {
+                int s = sl[q ? bj : bi];
+                const ent_t *e = &fb->e[ib[q ? bj : bi]];
+                trk_t *k = &tr->trk[s];
+
+                if (k->last_seen == tr->pushed - 1 && dt > 0) {
+                    k->vx = (k->zx - e->x) / dt;
+                    k->vy = (k->zy - e->y) / dt;
+                }
+                if (k->snap_on && k->snap_frame == tr->pushed - 2)
+                    k->snap_on = false; /* that abrupt change was the glitch */
+            }
+        }
+    }
+}
+
+/* Appearance agreement (nats) of two tracks' accumulated evidence. */
+static double evidence_agreement(const trk_t *a, const trk_t *b, double cap)
+{
+    double qa[NCOL], qb[NCOL], s = 0, pa, pb, wa;
+
+    colour_post(a, cap, qa);
+    colour_post(b, cap, qb);
+    for (int c = 0; c < NCOL; c++)
+        s += qa[c] * qb[c];
+    s = log(fmax(s * NCOL, 1e-4));
+    if (qa[CR_COLOUR_WHITE] < 0.5 && qb[CR_COLOUR_WHITE] < 0.5) {
+        pa = 1.0 / (1.0 + exp(-stripe_llr(a)));
+        pb = 1.0 / (1.0 + exp(-stripe_llr(b)));
+        wa = pa * pb + (1 - pa) * (1 - pb);
+        s += log(fmax(2 * wa, 1e-4));
+    }
+    return s;
+}
+
+/* --------------------------------------------------------------- identity */
+
+static double id_loglik(const trk_t *k, int id, double cap)
+{
+    double s = stripe_llr(k);
+    double l = colour_ll(k, id_colour[id], cap);
+
+    if (id >= 1 && id <= 8)
+        l -= 0.5 * s;
+    else if (id >= 9)
+        l += 0.5 * s;
+    return l;
+}
+
+/* The id a track's own evidence points to, and by how many nats it beats
+ * the next id of the set (-1 when the set is empty). */
+static int own_best(const cr_tracker_t *tr, const trk_t *k, double *margin)
+{
+    double b1 = -DBL_MAX, b2 = -DBL_MAX;
+    int best = -1;
+
+    for (int id = 0; id < TRK_IDS; id++) {
+        double l;
+
+        if (!(tr->p.id_set & (1u << id)))
+            continue;
+        l = id_loglik(k, id, tr->p.colour_cap);
+        if (l > b1) {
+            b2 = b1;
+            b1 = l;
+            best = id;
+        } else if (l > b2) {
+            b2 = l;
+        }
+    }
+    *margin = b2 > -DBL_MAX ? b1 - b2 : 0;
+    return best;
+}
+
+/* A confirmed track seen now may be the continuation of a hidden track (ball
+ * in hand, a ball nudged under an arm, lost in a break) or of a recently
+ * pocketed ball that reappears (re-spotted):
+ *  - when both tracks' own evidence names the same id surely, they are the
+ *    same ball: the new track continues the old one if it is not published
+ *    yet, else the old hidden one ends (the id moves on with the new track);
+ *  - otherwise, a new unpublished track continues the hidden track whose
+ *    looks clearly agree best (score stitch_min, 1 nat ahead of the next). */
+static void stitch(cr_tracker_t *tr)
+{
+    for (int n = 0; n < TRK_SLOTS; n++) {
+        trk_t *N = &tr->trk[n];
+        int best = -1, nid;
+        double bs = -DBL_MAX, second = -DBL_MAX, nm;
+        bool fresh;
+
+        if (N->state != SLOT_LIVE || N->status != CR_BALL_SEEN || N->hits < tr->p.confirm_hits + 2)
+            continue;
+        fresh = N->born >= tr->next_pop;
+        nid = own_best(tr, N, &nm);
+        for (int h = 0; h < TRK_SLOTS; h++) {
+            trk_t *H = &tr->trk[h];
+            double sc, hm;
+
+            if (h == n || H->number < 0 || H->last_seen >= N->born)
+                continue;
+            if (!(H->state == SLOT_LIVE && H->status == CR_BALL_HIDDEN) &&
+                !(H->status == CR_BALL_GONE && (H->state == SLOT_LIVE || H->state == SLOT_DEAD)))
+                continue;
+            if (nid >= 0 && nm >= tr->p.id_margin && own_best(tr, H, &hm) == nid && hm >= tr->p.id_margin) {
+                if (fresh)
+                    merge_into(tr, h, n);
+                else if (H->status == CR_BALL_HIDDEN)
+                    H->state = SLOT_DEAD;
+                else
+                    continue;
+                best = -1;
+                break;
+            }
+            if (!fresh)
+                continue;
+            sc = evidence_agreement(H, N, tr->p.colour_cap) - hypot(H->zx - N->zx, H->zy - N->zy) / 2000.0;
+            if (H->status == CR_BALL_GONE)
+                sc -= 1.0; /* a pocketed ball comes back only when spotted */
+            if (sc > bs) {
+                second = bs;
+                bs = sc;
+                best = h;
+            } else if (sc > second) {
+                second = sc;
+            }
+        }
+        if (best >= 0 && bs >= tr->p.stitch_min && bs - second >= 1.0)
+            merge_into(tr, best, n);
+    }
+}
+
+/* Solves tracks x ids (each id at most once; an "unknown" column per track)
+ * and sets each track's id and margin (max-marginal in nats). */
+static void assign_ids(cr_tracker_t *tr)
+{
+    int nr = 0, m, res[TRK_LIVE], res2[TRK_LIVE];
+    double *a = tr->cost, base = 0;
+    const double unknown = 6.0;
+
+    for (int s = 0; s < TRK_SLOTS; s++) {
+        trk_t *k = &tr->trk[s];
+
+        k->in_assign = false;
+        if (k->number < 0 || k->state == SLOT_FREE || k->state == SLOT_TENT)
+            continue;
+        if (k->state == SLOT_DEAD && k->last_ref < tr->next_pop)
+            continue; /* everything of it is published: its id is final */
+        if (nr >= TRK_LIVE)
+            break;
+        tr->rows[nr++] = s;
+        k->in_assign = true;
+    }
+    if (nr == 0)
+        return;
+    m = TRK_IDS + nr;
+    for (int i = 0; i < nr; i++) {
+        const trk_t *k = &tr->trk[tr->rows[i]];
+        double mx = -DBL_MAX;
+
+        for (int id = 0; id < TRK_IDS; id++)
+            if (tr->p.id_set & (1u << id))
+                mx = fmax(mx, id_loglik(k, id, tr->p.colour_cap));
+        for (int id = 0; id < TRK_IDS; id++)
+            a[i * m + id] = (tr->p.id_set & (1u << id)) ? mx - id_loglik(k, id, tr->p.colour_cap) : BIG;
+        for (int j = 0; j < nr; j++)
+            a[i * m + TRK_IDS + j] = j == i ? unknown : BIG;
+    }
+    hungarian(tr, a, nr, m, res);
+    for (int i = 0; i < nr; i++)
+        base += a[i * m + res[i]];
+    for (int i = 0; i < nr; i++) {
+        trk_t *k = &tr->trk[tr->rows[i]];
+        int col = res[i];
+        double alt = 0, save;
+
+        if (col >= TRK_IDS) {
+            k->id = -1;
+            k->margin = 0;
+            continue;
+        }
+        save = a[i * m + col];
+        a[i * m + col] = BIG;
+        hungarian(tr, a, nr, m, res2);
+        for (int j = 0; j < nr; j++)
+            alt += a[j * m + res2[j]];
+        a[i * m + col] = save;
+        k->id = col;
+        k->margin = alt - base;
+    }
+}
+
+/* ------------------------------------------------------------------ push */
+
+int cr_tracker_push(cr_tracker_t *tr, double t_s, uint64_t frame, const cr_detection_t *dets, int n)
+{
+    int nd, nt = 0, rows[TRK_LIVE], m, res[TRK_LIVE];
+    bool contact[TRK_LIVE], by_ball[TRK_LIVE];
+    double pc[2 * TRK_LIVE];
+    double *a, c0 = cpu_now();
+    double lam, pd;
+    fr_t *fr;
+
+    if (!tr || tr->flushed || !(t_s > tr->t_last) || n < 0 || (n > 0 && !dets) || !isfinite(t_s))
+        return CR_ERR_INVALID;
+    if (tr->pushed - tr->next_pop > (uint64_t)tr->p.delay_frames)
+        return CR_ERR_FULL;
+    /* make room in the ring: drop the oldest published frame, retire slots */
+    while (tr->pushed - tr->first >= (uint64_t)tr->cap)
+        tr->first++;
+    for (int s = 0; s < TRK_SLOTS; s++)
+        if (tr->trk[s].state == SLOT_DEAD && tr->trk[s].last_ref < tr->first)
+            tr->trk[s].state = SLOT_FREE;
+
+    nd = prepare_detections(tr, dets, n);
+    /* tracks that take part: tentative, live, and gone balls still in reach */
+    for (int s = 0; s < TRK_SLOTS && nt < TRK_LIVE; s++) {
+        trk_t *k = &tr->trk[s];
+
+        if (k->state == SLOT_TENT || k->state == SLOT_LIVE)
+            rows[nt++] = s;
+    }
+    m = nd + nt;
+    a = tr->cost;
+    contacts(tr, rows, nt, t_s, contact, by_ball, pc);
+    pd = tr->p.p_detect;
+    lam = tr->p.new_per_frame / (tr->table.length_mm * tr->table.width_mm);
+    for (int i = 0; i < nt; i++) {
+        const trk_t *k = &tr->trk[rows[i]];
+
+        for (int j = 0; j < nd; j++) {
+            bool gated;
+            double ll = motion_ll(tr, k, &tr->det[j], t_s, contact[i], &pc[2 * i], &gated, NULL), sc;
+
+            sc = log(pd) + ll - log((1 - pd) * lam) + tr->p.appearance_weight * appearance_llr(tr, k, &tr->det[j]);
+            if (k->status == CR_BALL_GONE)
+                sc -= 3.0;
+            a[i * m + j] = (gated || sc <= 0) ? BIG : -sc;
+        }
+        for (int j = 0; j < nt; j++)
+            a[i * m + nd + j] = j == i ? 0 : BIG;
+    }
+    for (int i = 0; i < nt; i++)
+        res[i] = -1;
+    if (nt > 0)
+        hungarian(tr, a, nt, m, res);
+
+    {
+        bool used[CR_VISION_MAX_DETECTIONS];
+
+        memset(used, 0, sizeof(used));
+        for (int i = 0; i < nt; i++) {
+            trk_t *k = &tr->trk[rows[i]];
+            int j = res[i];
+
+            if (j >= 0 && j < nd && a[i * m + j] < BIG * 0.5) {
+                used[j] = true;
+                {
+                    bool g;
+                    double ab = 0;
+
+                    (void)motion_ll(tr, k, &tr->det[j], t_s, contact[i], &pc[2 * i], &g, &ab);
+                    if (ab > 0.5 && k->hits >= 2 && k->status == CR_BALL_SEEN && !k->snap_on) {
+                        /* an abrupt change: remember the evidence so far, in
+                         * case this was a swap with a neighbour */
+                        k->snap = k->ev;
+                        k->snap_frame = tr->pushed;
+                        k->snap_x = k->x;
+                        k->snap_y = k->y;
+                        k->snap_on = true;
+                    }
+                }
+                if (k->status == CR_BALL_GONE)
+                    ungone(tr, rows[i]);
+                k->status = CR_BALL_SEEN;
+                track_update(tr, k, &tr->det[j], t_s);
+                continue;
+            }
+            /* missed */
+            k->miss_run++;
+            if (k->state == SLOT_TENT) {
+                if (k->miss_run >= tr->p.tentative_misses) {
+                    k->state = SLOT_DEAD;
+                    k->number = -1;
+                }
+                continue;
+            }
+            if (k->status == CR_BALL_SEEN) {
+                double sp = hypot(k->vx, k->vy);
+
+                k->moving_at_loss = sp > 100.0;
+                if (into_pocket(tr, k->x, k->y, k->vx, k->vy) || (by_ball[i] && near_pocket(tr, k->x, k->y) >= 0)) {
+                    /* ran into a pocket, or was knocked in from the jaws */
+                    k->status = CR_BALL_GONE;
+                    k->vx = k->vy = 0;
+                } else {
+                    k->status = CR_BALL_HIDDEN;
+                }
+            }
+            if (k->status == CR_BALL_HIDDEN && k->moving_at_loss) {
+                double px, py;
+
+                predict(tr, k, t_s, &px, &py);
+                /* it may roll into a pocket while hidden */
+                if (into_pocket(tr, px, py, k->vx, k->vy) && hypot(k->vx, k->vy) > 50.0) {
+                    k->status = CR_BALL_GONE;
+                    k->x = px;
+                    k->y = py;
+                    k->t_state = t_s;
+                    k->vx = k->vy = 0;
+                }
+            }
+            if (k->status == CR_BALL_GONE && t_s - k->t_seen > tr->p.gone_keep_s)
+                k->state = SLOT_DEAD;
+            /* a ball lost while rolling, not found again: its place is unknown */
+            if (k->status == CR_BALL_HIDDEN && k->moving_at_loss && t_s - k->t_seen > tr->p.lost_moving_s)
+                k->state = SLOT_DEAD;
+        }
+        /* new tracks */
+        for (int j = 0; j < nd; j++) {
+            int s;
+
+            if (used[j] || tr->dup[j] || count_live(tr) >= TRK_LIVE)
+                continue;
+            s = slot_new(tr);
+            if (s < 0)
+                break;
+            track_start(tr, s, &tr->det[j], t_s);
+        }
+    }
+
+    resolve_overlaps(tr, t_s);
+
+    /* store the frame */
+    fr = frame_at(tr, tr->pushed);
+    fr->t = t_s;
+    fr->frame = frame;
+    fr->n = 0;
+    for (int s = 0; s < TRK_SLOTS && fr->n < TRK_LIVE; s++) {
+        trk_t *k = &tr->trk[s];
+        ent_t *e;
+        double px, py;
+
+        if (k->state != SLOT_TENT && k->state != SLOT_LIVE)
+            continue;
+        if (k->state == SLOT_TENT && k->last_seen != tr->pushed)
+            continue;
+        e = &fr->e[fr->n++];
+        e->slot = (int16_t)s;
+        e->status = (uint8_t)k->status;
+        e->seen = k->last_seen == tr->pushed;
+        e->blurred = 0;
+        if (e->seen) {
+            e->x = (float)k->zx;
+            e->y = (float)k->zy;
+            e->vx = (float)k->vx;
+            e->vy = (float)k->vy;
+            e->sigma = (float)k->sig_z;
+            for (int j = 0; j < nd; j++)
+                if (tr->det[j].x == k->zx && tr->det[j].y == k->zy)
+                    e->blurred = tr->det[j].blur_dx != 0 || tr->det[j].blur_dy != 0;
+        } else if (k->status == CR_BALL_HIDDEN && k->moving_at_loss) {
+            double dt = 1e-3;
+
+            predict(tr, k, t_s, &px, &py);
+            e->x = (float)px;
+            e->y = (float)py;
+            {
+                double qx, qy;
+
+                predict(tr, k, t_s + dt, &qx, &qy);
+                e->vx = (float)((qx - px) / dt);
+                e->vy = (float)((qy - py) / dt);
+            }
+            e->sigma = (float)(k->sig_z + hypot(k->vx, k->vy) * 0.1 * (t_s - k->t_seen));
+        } else {
+            e->x = (float)k->zx;
+            e->y = (float)k->zy;
+            e->vx = e->vy = 0;
+            e->sigma = (float)(k->status == CR_BALL_GONE ? k->sig_z : k->sig_z + 10.0 * (t_s - k->t_seen));
+        }
+        k->last_ref = tr->pushed;
+    }
+    tr->pushed++;
+    tr->t_last = t_s;
+
+    repair_glitches(tr);
+    repair_swaps(tr);
+    stitch(tr);
+    assign_ids(tr);
+    tr->cpu_s += cpu_now() - c0;
+    return CR_OK;
+}
+
+void cr_tracker_flush(cr_tracker_t *tr)
+{
+    if (tr)
+        tr->flushed = true;
+}
+
+/* ------------------------------------------------------------------- pop */
+
+/* Fits obs[0..n-1] (times relative to t0) with a polynomial of degree deg
+ * (0..2), weighted by 1/s^2. Returns chi-square, value and derivative at 0. */
+static double polyfit(const obs_t *o, int n, double t0, int deg, double *x, double *y, double *vx, double *vy)
+{
+    double A[3][3] = {{0}}, bx[3] = {0}, by[3] = {0}, cx[3] = {0}, cy[3] = {0}, chi = 0;
+    int d = deg + 1;
+
+    for (int i = 0; i < n; i++) {
+        double t = o[i].t - t0, w = 1.0 / sq(o[i].s), b[3] = {1, t, t * t};
+
+        for (int r = 0; r < d; r++) {
+            for (int c = 0; c < d; c++)
+                A[r][c] += w * b[r] * b[c];
+            bx[r] += w * b[r] * o[i].x;
+            by[r] += w * b[r] * o[i].y;
+        }
+    }
+    /* Gaussian elimination with partial pivoting */
+    for (int c = 0; c < d; c++) {
+        int piv = c;
+
+        for (int r = c + 1; r < d; r++)
+            if (fabs(A[r][c]) > fabs(A[piv][c]))
+                piv = r;
+        if (fabs(A[piv][c]) < 1e-18)
+            return DBL_MAX;
+        if (piv != c) {
+            for (int k = 0; k < d; k++) {
+                double tmp = A[c][k];
+
+                A[c][k] = A[piv][k];
+                A[piv][k] = tmp;
+            }
+            double tb = bx[c];
+            bx[c] = bx[piv];
+            bx[piv] = tb;
+            tb = by[c];
+            by[c] = by[piv];
+            by[piv] = tb;
+        }
+        for (int r = c + 1; r < d; r++) {
+            double f = A[r][c] / A[c][c];
+
+            for (int k = c; k < d; k++)
+                A[r][k] -= f * A[c][k];
+            bx[r] -= f * bx[c];
+            by[r] -= f * by[c];
+        }
+    }
+    for (int r = d - 1; r >= 0; r--) {
+        double sx = bx[r], sy = by[r];
+
+        for (int k = r + 1; k < d; k++) {
+            sx -= A[r][k] * cx[k];
+            sy -= A[r][k] * cy[k];
+        }
+        cx[r] = sx / A[r][r];
+        cy[r] = sy / A[r][r];
+    }
+    for (int i = 0; i < n; i++) {
+        double t = o[i].t - t0;
+        double fx = cx[0] + cx[1] * t + cx[2] * t * t, fy = cy[0] + cy[1] * t + cy[2] * t * t;
+
+        chi += (sq(o[i].x - fx) + sq(o[i].y - fy)) / sq(o[i].s);
+    }
+    *x = cx[0];
+    *y = cy[0];
+    *vx = cx[1];
+    *vy = cy[1];
+    return chi;
+}
+
+/* Chi-square acceptance for dof degrees of freedom (mean + 3 sd). */
+static double chi_ok(int dof)
+{
+    return dof + 3.0 * sqrt(2.0 * dof) + 2.0;
+}
+
+/* Smoothed position and velocity of a track at time t0 from its detections
+ * o[0..n-1] (in time order); ic is the index of the detection at t0. */
+static void smooth(const cr_tracker_t *tr, const obs_t *o, int n, int ic, double t0, double fps_dt, double *x,
+                   double *y, double *vx, double *vy)
+{
+    static const int sizes[] = {0, 31, 15, 7, 5}; /* 0: the rest window */
+    double bx = o[ic].x, by = o[ic].y, bvx = *vx, bvy = *vy;
+
+    for (unsigned si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+        int w = sizes[si], deg;
+        double best = DBL_MAX;
+        bool found = false;
+
+        if (w == 0) {
+            w = (int)floor(tr->p.rest_window_s / fmax(fps_dt, 1e-4));
+            if (w < 9)
+                continue;
+            deg = 0;
+        } else {
+            deg = w >= 7 ? 2 : 1;
+        }
+        /* windows of w consecutive detections containing ic, a few offsets */
+        for (int q = 0; q < 5; q++) {
+            int lo = ic - (w - 1) + (q * (w - 1)) / 4, hi, dof;
+            double cx = 0, cy = 0, cvx = 0, cvy = 0, chi;
+
+            if (lo < 0 || lo + w > n)
+                continue;
+            hi = lo + w;
+            /* the window must be about as long in time as in detections (few gaps) */
+            if (o[hi - 1].t - o[lo].t > 1.5 * (w - 1) * fps_dt + 1e-6)
+                continue;
+            chi = polyfit(o + lo, w, t0, deg, &cx, &cy, &cvx, &cvy);
+            dof = 2 * (w - deg - 1);
+            if (chi > chi_ok(dof))
+                continue;
+            if (chi / dof < best) {
+                best = chi / dof;
+                bx = cx;
+                by = cy;
+                bvx = deg == 0 ? 0 : cvx;
+                bvy = deg == 0 ? 0 : cvy;
+                found = true;
+            }
+        }
+        if (found) {
+            *x = bx;
+            *y = by;
+            *vx = bvx;
+            *vy = bvy;
+            return;
+        }
+    }
+    *x = o[ic].x;
+    *y = o[ic].y;
+}
+
+int cr_tracker_pop(cr_tracker_t *tr, cr_ball_frame_t *out)
+{
+    fr_t *fr;
+    uint64_t k, lo, hi;
+    double c0;
+    double dt_frame;
+
+    if (!tr || !out || tr->next_pop >= tr->pushed)
+        return 0;
+    if (!tr->flushed && tr->pushed - 1 - tr->next_pop < (uint64_t)tr->p.delay_frames)
+        return 0;
+    c0 = cpu_now();
+    k = tr->next_pop;
+    fr = frame_at(tr, k);
+    /* gather the detections of every track in the window around k */
+    lo = k > tr->first + 0 ? tr->first : k;
+    if (k - lo > (uint64_t)tr->p.history_frames)
+        lo = k - (uint64_t)tr->p.history_frames;
+    hi = tr->pushed;
+    memset(tr->nobs, 0, sizeof(int) * TRK_SLOTS);
+    for (uint64_t f = lo; f < hi; f++) {
+        const fr_t *g = frame_at(tr, f);
+
+        for (int i = 0; i < g->n; i++) {
+            const ent_t *e = &g->e[i];
+            int s = e->slot;
+
+            if (!e->seen || tr->nobs[s] >= tr->obs_cap)
+                continue;
+            tr->obs[s * tr->obs_cap + tr->nobs[s]++] = (obs_t){(float)(g->t - fr->t), e->x, e->y, e->sigma};
+        }
+    }
+    dt_frame = (hi - lo > 1) ? (frame_at(tr, hi - 1)->t - frame_at(tr, lo)->t) / (double)(hi - 1 - lo) : 1.0 / 60;
+
+    out->t = fr->t;
+    out->frame = fr->frame;
+    out->n = 0;
+    for (int i = 0; i < fr->n; i++) {
+        const ent_t *e = &fr->e[i];
+        const trk_t *t = &tr->trk[e->slot];
+        cr_ball_obs_t *b;
+
+        if (t->number < 0 || t->state == SLOT_FREE)
+            continue;
+        b = &out->balls[out->n++];
+        memset(b, 0, sizeof(*b));
+        b->track = t->number;
+        b->id = (t->id >= 0 && t->margin >= tr->p.id_margin) ? t->id : -1;
+        b->id_conf = (float)(t->id >= 0 ? 1.0 / (1.0 + exp(-t->margin)) : 0.0);
+        b->status = (cr_ball_status_t)e->status;
+        b->blurred = e->blurred;
+        b->sigma_mm = e->sigma;
+        b->x = e->x;
+        b->y = e->y;
+        b->vx = e->vx;
+        b->vy = e->vy;
+        if (e->seen) {
+            const obs_t *o = &tr->obs[e->slot * tr->obs_cap];
+            int no = tr->nobs[e->slot], ic = -1;
+
+            for (int j = 0; j < no; j++)
+                if (o[j].t == 0.0f) {
+                    ic = j;
+                    break;
+                }
+            if (ic >= 0) {
+                double x, y, vx = e->vx, vy = e->vy;
+
+                smooth(tr, o, no, ic, 0.0, dt_frame, &x, &y, &vx, &vy);
+                b->x = x;
+                b->y = y;
+                b->vx = vx;
+                b->vy = vy;
+            }
+        }
+        if (b->status == CR_BALL_GONE) {
+            b->vx = b->vy = 0;
+        }
+    }
+    /* increasing track number; an id at most once (the surer track keeps it) */
+    for (int i = 1; i < out->n; i++) {
+        cr_ball_obs_t tmp = out->balls[i];
+        int j = i - 1;
+
+        while (j >= 0 && out->balls[j].track > tmp.track) {
+            out->balls[j + 1] = out->balls[j];
+            j--;
+        }
+        out->balls[j + 1] = tmp;
+    }
+    for (int i = 0; i < out->n; i++)
+        for (int j = i + 1; j < out->n; j++)
+            if (out->balls[i].id >= 0 && out->balls[i].id == out->balls[j].id) {
+                if (out->balls[i].id_conf >= out->balls[j].id_conf)
+                    out->balls[j].id = -1;
+                else
+                    out->balls[i].id = -1;
+            }
+    tr->next_pop++;
+    tr->cpu_s += cpu_now() - c0;
+    return 1;
+}

@@ -1,13 +1,67 @@
 /*
- * cr_detect.h - finds and describes every ball in one frame (no memory of
- * earlier frames except the slowly learned cloth background).
+ * cr_detect.h - finds and describes every ball in one frame.
  *
  * Input: a planar I420 frame and the posed camera of the calibration; the
- * camera gives the exact image radius of a ball anywhere on the table and
+ * camera gives the exact image outline of a ball anywhere on the table (the
+ * projected tangent cone of the sphere, lens distortion included) and
  * restricts work to the playing surface and pocket mouths.
- * Output: cr_detection_t values (cr_vision.h), table mm at the ball centre.
+ * Output: cr_detection_t values (cr_vision.h), table mm at the ball centre
+ * (the ray through the image of the sphere centre meets z = R).
  *
- * Thread-safety: a detector is used by one thread at a time.
+ * Method (all on luma plus half-resolution chroma, never a whole-frame RGB
+ * conversion):
+ *   1. coarse foreground: a sparse grid of half-resolution samples over the
+ *      table (spacing about half a ball radius) is compared with a
+ *      background model of the cloth (luma, Cb, Cr per sample); connected
+ *      groups of differing samples become regions of interest;
+ *   2. candidates: in each region, a Hough transform for circles of the
+ *      known radius on the colour gradient (luma and chroma structure
+ *      tensor) at half resolution; every vote peak is a candidate, which
+ *      separates balls frozen together in a rack;
+ *   3. sub-pixel fit: along 32 rays normal to the predicted outline at full
+ *      resolution, every colour-gradient lobe is an edge hypothesis, located
+ *      at the lobe's centroid (for a motion streak this is the half-coverage
+ *      point, i.e. the outline of the ball at mid-exposure) and kept only if
+ *      its 2-D gradient runs along the outline; edges with cloth (lit or
+ *      shaded) beyond them weigh more than edges against another ball or a
+ *      hand, and much more than edges with cloth inside (a shadow's edge). A robust fit (Tukey) of the outline's translation and a small
+ *      uniform edge offset, choosing on each ray the hypothesis nearest the
+ *      current outline, gives the centre; the outline is recomputed at the
+ *      new centre and the fit repeated. The share of rays that agree is the
+ *      support (score, visible); a fitted offset beyond 0.75 px + 0.08 r
+ *      (something of another size) is no ball. Lobe widths as wide as the
+ *      search window widen it and give the streak (blur_dx, blur_dy) of balls
+ *      blurred by less than a radius (rarely reported yet: see step 5);
+ *   4. identity: the pixels of the inner disc, converted to RGB one at a
+ *      time, give the white share and its spread (a number circle is a
+ *      compact spot, a stripe's white two caps or a wide one) and the hue,
+ *      saturation and brightness of the rest; colour_p, white_frac and id_p
+ *      are honest per-frame likelihoods (a stripe seen from its pole looks
+ *      like the cue ball; red and maroon need the white reference). YCbCr is
+ *      read as BT.601 limited range; BT.709 video shifts hues by a few
+ *      degrees, well inside the class tolerances;
+ *   5. streaks: two detections of the same colour with a ball-wide band of
+ *      non-cloth between them are the two ends of one fast ball's streak and
+ *      become one detection at its middle, blur = half the streak.
+ *
+ * Known weak case: a ball of the cloth's own colour (green 6/14 on green
+ * cloth, red 3/11 on burgundy) has no colour edge; its cast shadow can pull
+ * the centre by 1-3 px.
+ *
+ * State kept between frames: the background model (initialised from the
+ * first frame, where the cloth is recognised by its dominant colour; what
+ * else differs from the cloth there and is no ball - pocket holes, cushion
+ * faces, spots - becomes background; afterwards refreshed where no ball is
+ * seen, and a region that differs for bg_absorb_frames frames without
+ * containing a ball becomes background), the white reference of the
+ * identification (brightness of white balls against the cloth beside them,
+ * which separates red from maroon), and the last detections: a region of
+ * interest none of whose coarse samples changed since it was last examined
+ * (change_sigmas) keeps its detections unchanged, so resting balls cost
+ * almost nothing. Set change_sigmas to 0 for frame-independent results.
+ *
+ * Thread-safety: a detector is used by one thread at a time; different
+ * detectors are independent. No allocation after cr_detector_create().
  */
 #ifndef CR_DETECT_H
 #define CR_DETECT_H
@@ -19,8 +73,27 @@ extern "C" {
 #endif
 
 typedef struct {
-    double min_score; /* detections below this score are not returned (0.5) */
-    /* further fields are the implementation's to add, each documented */
+    double min_score;     /* detections below this score are not returned (0.5) */
+    double chroma_gain;   /* weight of Cb/Cr against luma in colour distances (2) */
+    double fg_sigmas;     /* foreground: colour distance from the background above this many
+                             noise sigmas (6) ... */
+    double fg_min_levels; /* ... and above this many 8-bit levels (10) */
+    double min_support;   /* share of the outline that must show an edge where the ball's
+                             outline is predicted, for a detection (0.35) */
+    double min_interior;  /* share of the inner disc that must differ from the cloth unless
+                             the outline is nearly complete (0.3; a ball of the cloth's own
+                             colour differs little inside) */
+    double contact_weight;/* weight of an outline edge with no cloth beyond it (a touching ball,
+                             a hand) against one with cloth beyond (0.25) */
+    int bg_absorb_frames; /* frames a non-ball difference persists before it becomes
+                             background (45) */
+    int max_candidates;   /* Hough peaks examined per frame (128) */
+    double min_votes;     /* a Hough peak is a candidate with at least this many edge votes per
+                             pixel of outline (half resolution; a whole sharp ball gets about
+                             2.4, half a ball about 1.2) (0.5) */
+    double change_sigmas; /* a region none of whose samples changed by more than this many
+                             noise sigmas since it was last examined keeps its detections
+                             (4; 0 examines every region in every frame) */
 } cr_detect_params_t;
 
 void cr_detect_params_defaults(cr_detect_params_t *p);
@@ -28,14 +101,35 @@ void cr_detect_params_defaults(cr_detect_params_t *p);
 typedef struct cr_detector cr_detector_t;
 
 /* Creates a detector for frames of cam->width x cam->height. The camera and
- * table are copied. Returns 0 or a negative cr_status_t. */
+ * table are copied. Allocates about 3.5 bytes per pixel of scratch (7 MB at
+ * 1920x1080). Returns 0, CR_ERR_INVALID (NULL pointers, bad sizes, a camera
+ * that does not see the table) or CR_ERR_NOMEM, leaving *out untouched on
+ * failure. */
 int cr_detector_create(const cr_camera_t *cam, const cr_table_t *t, const cr_detect_params_t *p,
                        cr_detector_t **out);
 
 /* Finds the balls in img (same size as the camera's image): at most max
- * detections into out, their count in *n. Returns 0 or a negative
- * cr_status_t (CR_ERR_INVALID for a frame of the wrong size). */
+ * detections into out (best score first), their count in *n. The first
+ * call learns the background. Returns 0 or a negative cr_status_t
+ * (CR_ERR_INVALID for a frame of the wrong size or NULL pointers). */
 int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t *out, int max, int *n);
+
+/* Forgets the background model: the next frame is learned afresh (after a
+ * cut, a camera move or a lighting change). */
+void cr_detector_reset(cr_detector_t *d);
+
+/* Per-stage CPU time (of the calling thread) of the last cr_detector_run(), milliseconds, and
+ * counts (for profiling; any pointer may be NULL). */
+typedef struct {
+    double ms_coarse;   /* foreground grid and regions */
+    double ms_hough;    /* candidate search */
+    double ms_fit;      /* sub-pixel fits and identification */
+    int regions;        /* regions of interest */
+    int searched;       /* of those, changed since last examined and searched again */
+    int candidates;     /* Hough peaks fitted */
+} cr_detect_profile_t;
+
+void cr_detector_profile(const cr_detector_t *d, cr_detect_profile_t *out);
 
 void cr_detector_destroy(cr_detector_t *d);
 

@@ -1,0 +1,423 @@
+/*
+ * detect_bench.c - accuracy and speed of ball detection (vision/cr_detect.h)
+ * on a `cueref sim` output folder: decodes DIR/clip.mp4 through the frame
+ * source (I420), builds the detector from the true camera of
+ * DIR/calib.json and scores every frame against DIR/positions.csv.
+ *
+ * Truth classes: a ball is "resting" in a frame when it moved less than
+ * 0.05 mm since the previous and until the next frame, "moving" when its
+ * streak over the exposure (speed x shutter / fps) is under one ball
+ * diameter; faster balls are counted apart. Matching: each visible truth
+ * ball takes the nearest unused detection within R. A detection that is
+ * not matched and lies more than R from every ball on the table is a
+ * phantom; precision counts phantoms and duplicates against the matches.
+ *
+ * usage: detect_bench DIR [max_frames [shutter [every [skip_id]]]]
+ *   shutter: exposure as a fraction of the frame period (default 0.5, the
+ *   simulator's); every: score every n-th frame (default 1; all frames are
+ *   still detected, as the background model needs them); skip_id: leave
+ *   one ball out of the scores (e.g. a ball of the cloth's own colour; its
+ *   detections are then neither matches nor phantoms)
+ * Prints frames, balls, recall/precision, position error median/p95/max for
+ * resting and moving balls, identity accuracy, phantoms and ms/frame (the
+ * detector call alone, single thread, as thread CPU time; the stage split
+ * is wall time).
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cr_detect.h"
+#include "cr_frame_source.h"
+
+typedef struct {
+    int frame, id, visible;
+    double x, y;
+} bench_truth_t;
+
+/* CPU time of this thread, ms: what the detector costs one core, whatever
+ * else the machine runs. */
+static double bench_now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+static int bench_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+static double bench_pct(double *v, int n, double q)
+{
+    int k;
+
+    if (n <= 0)
+        return NAN;
+    qsort(v, (size_t)n, sizeof *v, bench_cmp);
+    k = (int)ceil(q * n) - 1;
+    return v[k < 0 ? 0 : (k >= n ? n - 1 : k)];
+}
+
+static int bench_load_camera(const char *path, cr_camera_t *cam, cr_table_t *t)
+{
+    json_error_t err;
+    json_t *root = json_load_file(path, 0, &err), *c, *rot, *pos;
+    int i;
+
+    if (!root)
+        return -1;
+    c = json_object_get(root, "camera");
+    rot = json_object_get(c, "rotation");
+    pos = json_object_get(c, "position_mm");
+    if (!c || json_array_size(rot) != 9 || json_array_size(pos) != 3) {
+        json_decref(root);
+        return -1;
+    }
+    memset(cam, 0, sizeof *cam);
+    cam->width = (int)json_integer_value(json_object_get(json_object_get(root, "image"), "width"));
+    cam->height = (int)json_integer_value(json_object_get(json_object_get(root, "image"), "height"));
+    cam->fx = json_number_value(json_object_get(c, "fx"));
+    cam->fy = json_number_value(json_object_get(c, "fy"));
+    cam->cx = json_number_value(json_object_get(c, "cx"));
+    cam->cy = json_number_value(json_object_get(c, "cy"));
+    cam->k1 = json_number_value(json_object_get(c, "k1"));
+    cam->k2 = json_number_value(json_object_get(c, "k2"));
+    for (i = 0; i < 9; i++)
+        cam->rot[i] = json_number_value(json_array_get(rot, (size_t)i));
+    for (i = 0; i < 3; i++)
+        cam->pos[i] = json_number_value(json_array_get(pos, (size_t)i));
+    cr_table_init(t, json_number_value(json_object_get(json_object_get(root, "table"), "length_mm")),
+                  json_number_value(json_object_get(json_object_get(root, "table"), "width_mm")));
+    json_decref(root);
+    return 0;
+}
+
+/* Truth rows indexed [frame * 16 + id]; visible -1 when absent. */
+static bench_truth_t *bench_load_truth(const char *path, int *n_frames)
+{
+    FILE *f = fopen(path, "r");
+    char line[256];
+    bench_truth_t *tr = NULL;
+    int cap = 0, maxf = -1;
+
+    if (!f)
+        return NULL;
+    while (fgets(line, sizeof line, f)) {
+        int fr, id, vis;
+        double t, x, y;
+
+        if (sscanf(line, "%d,%lf,%d,%lf,%lf,%d", &fr, &t, &id, &x, &y, &vis) != 6 || id < 0 || id > 15 || fr < 0)
+            continue;
+        if (fr >= cap) {
+            int nc = cap ? cap : 1024, i;
+            bench_truth_t *nt;
+
+            while (nc <= fr)
+                nc *= 2;
+            nt = realloc(tr, sizeof *tr * 16 * (size_t)nc);
+            if (!nt) {
+                free(tr);
+                fclose(f);
+                return NULL;
+            }
+            tr = nt;
+            for (i = cap * 16; i < nc * 16; i++)
+                tr[i].visible = -1;
+            cap = nc;
+        }
+        tr[fr * 16 + id].frame = fr;
+        tr[fr * 16 + id].id = id;
+        tr[fr * 16 + id].x = x;
+        tr[fr * 16 + id].y = y;
+        tr[fr * 16 + id].visible = vis;
+        if (fr > maxf)
+            maxf = fr;
+    }
+    fclose(f);
+    *n_frames = maxf + 1;
+    return tr;
+}
+
+int main(int argc, char **argv)
+{
+    char path[4096], err[256];
+    cr_camera_t cam;
+    cr_table_t tab;
+    cr_detector_t *det = NULL;
+    cr_frame_source_t *src = NULL;
+    cr_frame_t fr;
+    bench_truth_t *truth;
+    int n_truth_frames = 0, max_frames, every, fps_n = 0, fps_d = 1, rc, skip_id;
+    double shutter, fps, ms_total = 0.0, ms_max = 0.0, ms_coarse = 0.0, ms_hough = 0.0, ms_fit = 0.0;
+    double *err_rest, *err_move;
+    long n_rest = 0, n_rest_hit = 0, n_move = 0, n_move_hit = 0, n_fast = 0, n_fast_hit = 0;
+    long n_match = 0, n_phantom = 0, n_dup = 0, n_id_ok = 0, n_id_conf = 0, n_id_conf_ok = 0, n_hidden_det = 0;
+    long n_cue_ok = 0, n_cue = 0, n_eight_ok = 0, n_eight = 0;
+    long ph_rest = 0, dup_rest = 0, match_rest = 0;
+    int n_frames = 0, n_scored = 0, n_err_rest = 0, n_err_move = 0;
+    double sum_regions = 0.0, sum_cands = 0.0, sum_searched = 0.0;
+    static long confusion[16][16];
+    long n_in_2sigma = 0, n_blur_truth = 0, n_blur_rep = 0;
+    static double blur_ratio[1 << 20];
+
+    if (argc < 2) {
+        fprintf(stderr, "usage: detect_bench DIR [max_frames [shutter [every [skip_id]]]]\n");
+        return 2;
+    }
+    max_frames = argc > 2 ? atoi(argv[2]) : 1 << 30;
+    shutter = argc > 3 ? atof(argv[3]) : 0.5;
+    every = argc > 4 ? atoi(argv[4]) : 1;
+    skip_id = argc > 5 ? atoi(argv[5]) : -1;
+    if (max_frames <= 0)
+        max_frames = 1 << 30;
+    if (every < 1)
+        every = 1;
+    snprintf(path, sizeof path, "%s/calib.json", argv[1]);
+    if (bench_load_camera(path, &cam, &tab) != 0) {
+        fprintf(stderr, "detect_bench: cannot read %s\n", path);
+        return 2;
+    }
+    snprintf(path, sizeof path, "%s/positions.csv", argv[1]);
+    truth = bench_load_truth(path, &n_truth_frames);
+    if (!truth) {
+        fprintf(stderr, "detect_bench: cannot read %s\n", path);
+        return 2;
+    }
+    err_rest = malloc(sizeof(double) * 16 * (size_t)n_truth_frames);
+    err_move = malloc(sizeof(double) * 16 * (size_t)n_truth_frames);
+    if (!err_rest || !err_move) {
+        fprintf(stderr, "detect_bench: out of memory\n");
+        return 2;
+    }
+    rc = cr_detector_create(&cam, &tab, NULL, &det);
+    if (rc != 0) {
+        fprintf(stderr, "detect_bench: detector: %s\n", cr_status_str(rc));
+        return 2;
+    }
+    snprintf(path, sizeof path, "%s/clip.mp4", argv[1]);
+    if (cr_frame_source_open(path, NULL, &src, err, sizeof err) != 0) {
+        fprintf(stderr, "detect_bench: %s\n", err);
+        return 2;
+    }
+    cr_frame_source_info(src, NULL, NULL, &fps_n, &fps_d, NULL);
+    fps = fps_n > 0 && fps_d > 0 ? (double)fps_n / fps_d : 30.0;
+    while (n_frames < max_frames && cr_frame_source_next(src, &fr) == 1) {
+        cr_yuv_image_t img = {fr.planes[0], fr.planes[1], fr.planes[2], fr.width, fr.height,
+                              fr.strides[0], fr.strides[1], fr.strides[2]};
+        cr_detection_t dets[CR_VISION_MAX_DETECTIONS];
+        cr_detect_profile_t pf;
+        int nd = 0, f = (int)fr.index, id, i, used[CR_VISION_MAX_DETECTIONS] = {0};
+        double t0 = bench_now_ms(), dt;
+
+        rc = cr_detector_run(det, &img, dets, CR_VISION_MAX_DETECTIONS, &nd);
+        dt = bench_now_ms() - t0;
+        if (rc != 0) {
+            fprintf(stderr, "detect_bench: frame %d: %s\n", f, cr_status_str(rc));
+            return 2;
+        }
+        n_frames++;
+        if (n_frames > 1) { /* the first frame learns the background */
+            ms_total += dt;
+            ms_max = dt > ms_max ? dt : ms_max;
+            cr_detector_profile(det, &pf);
+            ms_coarse += pf.ms_coarse;
+            ms_hough += pf.ms_hough;
+            ms_fit += pf.ms_fit;
+            sum_regions += pf.regions;
+            sum_searched += pf.searched;
+            sum_cands += pf.candidates;
+        }
+        if (f >= n_truth_frames || f % every)
+            continue;
+        n_scored++;
+        for (id = 0; id < 16; id++) {
+            const bench_truth_t *b = &truth[f * 16 + id];
+            double speed = 0.0, blur, best = 1e9;
+            int cls, bi = -1, rest;
+
+            if (b->visible != 1)
+                continue;
+            if (id == skip_id) {
+                /* left out: its nearest detection is taken out of the count */
+                for (i = 0; i < nd; i++)
+                    if (!used[i] && hypot(dets[i].x - b->x, dets[i].y - b->y) < tab.ball_radius_mm) {
+                        used[i] = 1;
+                        break;
+                    }
+                continue;
+            }
+            /* speed from neighbouring frames */
+            rest = 1;
+            if (f > 0 && truth[(f - 1) * 16 + id].visible >= 0) {
+                double s = hypot(b->x - truth[(f - 1) * 16 + id].x, b->y - truth[(f - 1) * 16 + id].y);
+
+                speed = s * fps;
+                rest &= s < 0.05;
+            }
+            if (f + 1 < n_truth_frames && truth[(f + 1) * 16 + id].visible >= 0) {
+                double s = hypot(b->x - truth[(f + 1) * 16 + id].x, b->y - truth[(f + 1) * 16 + id].y);
+
+                speed = fmax(speed, s * fps);
+                rest &= s < 0.05;
+            }
+            blur = speed * shutter / fps;
+            cls = rest ? 0 : (blur < 2.0 * tab.ball_radius_mm ? 1 : 2);
+            for (i = 0; i < nd; i++) {
+                double e = hypot(dets[i].x - b->x, dets[i].y - b->y);
+
+                if (!used[i] && e < best && e < tab.ball_radius_mm)
+                    best = e, bi = i;
+            }
+            if (cls == 0)
+                n_rest++;
+            else if (cls == 1)
+                n_move++;
+            else
+                n_fast++;
+            if (bi < 0) {
+                if (getenv("BENCH_VERBOSE"))
+                    printf("missed frame %d id %d class %d at (%.1f, %.1f)\n", f, id, cls, b->x, b->y);
+                continue;
+            }
+            used[bi] = 1;
+            n_match++;
+            n_in_2sigma += best < 2.0 * dets[bi].sigma_mm;
+            if (getenv("BENCH_VERBOSE") && best > 3.0)
+                printf("large error frame %d id %d class %d: %.2f mm at (%.1f, %.1f) blur %.1f %.1f\n", f, id, cls,
+                       best, b->x, b->y, dets[bi].blur_dx, dets[bi].blur_dy);
+            if (cls == 0) {
+                n_rest_hit++;
+                err_rest[n_err_rest++] = best;
+                match_rest++;
+            } else if (cls == 1) {
+                n_move_hit++;
+                err_move[n_err_move++] = best;
+                if (f > 0 && f + 1 < n_truth_frames && truth[(f - 1) * 16 + id].visible >= 0 &&
+                    truth[(f + 1) * 16 + id].visible >= 0) {
+                    /* half the displacement over the exposure, mm */
+                    double hb = 0.25 * shutter * hypot(truth[(f + 1) * 16 + id].x - truth[(f - 1) * 16 + id].x,
+                                                       truth[(f + 1) * 16 + id].y - truth[(f - 1) * 16 + id].y);
+
+                    if (hb > 0.5 * tab.ball_radius_mm) {
+                        n_blur_truth++;
+                        if (hypot(dets[bi].blur_dx, dets[bi].blur_dy) > 0.0 && n_blur_rep < (1 << 20)) {
+                            n_blur_rep++;
+                            blur_ratio[n_blur_rep - 1] = hypot(dets[bi].blur_dx, dets[bi].blur_dy) / hb;
+                        }
+                    }
+                }
+            } else {
+                n_fast_hit++;
+            }
+            {
+                int am = 0, k;
+
+                for (k = 1; k < 16; k++)
+                    if (dets[bi].id_p[k] > dets[bi].id_p[am])
+                        am = k;
+                n_id_ok += am == id;
+                confusion[id][am]++;
+                if (dets[bi].id_p[am] >= 0.5f) {
+                    n_id_conf++;
+                    n_id_conf_ok += am == id;
+                }
+                if (id == 0) {
+                    n_cue++;
+                    n_cue_ok += am == 0;
+                }
+                if (id == 8) {
+                    n_eight++;
+                    n_eight_ok += am == 8;
+                }
+            }
+        }
+        for (i = 0; i < nd; i++) {
+            double best = 1e9;
+            int near_vis = 0;
+
+            if (used[i])
+                continue;
+            for (id = 0; id < 16; id++) {
+                const bench_truth_t *b = &truth[f * 16 + id];
+                double e;
+
+                if (b->visible < 0)
+                    continue;
+                e = hypot(dets[i].x - b->x, dets[i].y - b->y);
+                if (e < best)
+                    best = e, near_vis = b->visible;
+            }
+            if (best > tab.ball_radius_mm) {
+                n_phantom++;
+                ph_rest++;
+                if (getenv("BENCH_VERBOSE"))
+                    printf("phantom frame %d at (%.1f, %.1f) px (%.1f, %.1f) score %.2f\n", f, dets[i].x, dets[i].y,
+                           dets[i].u, dets[i].v, dets[i].score);
+            } else if (near_vis == 1) {
+                n_dup++;
+                dup_rest++;
+            } else {
+                n_hidden_det++;
+            }
+        }
+        if (getenv("BENCH_VERBOSE") && f % 100 == 0)
+            printf("frame %d: %d detections, %.2f ms\n", f, nd, dt);
+    }
+    printf("detect_bench %s: %dx%d, %d frames (%d scored, every %d), shutter %.2f%s\n", argv[1], cam.width,
+           cam.height, n_frames, n_scored, every, shutter, skip_id >= 0 ? ", one ball left out" : "");
+    printf("balls: resting %ld, moving (blur < 1 diameter) %ld, faster %ld\n", n_rest, n_move, n_fast);
+    printf("recall: resting %.4f%% (%ld missed), moving %.3f%% (%ld missed), faster %.2f%%\n",
+           n_rest ? 100.0 * n_rest_hit / n_rest : NAN, n_rest - n_rest_hit,
+           n_move ? 100.0 * n_move_hit / n_move : NAN, n_move - n_move_hit,
+           n_fast ? 100.0 * n_fast_hit / n_fast : NAN);
+    printf("precision: %.4f%% (%ld matched, %ld phantoms, %ld duplicates; %ld on balls under half visible)\n",
+           n_match + n_phantom + n_dup ? 100.0 * n_match / (n_match + n_phantom + n_dup) : NAN, n_match, n_phantom,
+           n_dup, n_hidden_det);
+    printf("position error mm resting: median %.3f p95 %.3f max %.3f\n", bench_pct(err_rest, n_err_rest, 0.5),
+           bench_pct(err_rest, n_err_rest, 0.95), bench_pct(err_rest, n_err_rest, 1.0));
+    printf("position error mm moving:  median %.3f p95 %.3f max %.3f\n", bench_pct(err_move, n_err_move, 0.5),
+           bench_pct(err_move, n_err_move, 0.95), bench_pct(err_move, n_err_move, 1.0));
+    printf("identity (argmax id_p): %.2f%% of matches; confident (p >= 0.5) %.1f%% of matches, %.2f%% correct; "
+           "cue ball %.2f%%, 8-ball %.2f%%\n",
+           n_match ? 100.0 * n_id_ok / n_match : NAN, n_match ? 100.0 * n_id_conf / n_match : NAN,
+           n_id_conf ? 100.0 * n_id_conf_ok / n_id_conf : NAN, n_cue ? 100.0 * n_cue_ok / n_cue : NAN,
+           n_eight ? 100.0 * n_eight_ok / n_eight : NAN);
+    printf("streaks (moving balls blurred by more than R/2): %ld, reported %ld, reported/true length median %.2f\n",
+           n_blur_truth, n_blur_rep, bench_pct(blur_ratio, (int)(n_blur_rep < (1 << 20) ? n_blur_rep : (1 << 20)), 0.5));
+    printf("sigma_mm check: %.1f%% of matches within 2 sigma (86%% for an honest 2-D Gaussian)\n",
+           n_match ? 100.0 * n_in_2sigma / n_match : NAN);
+    printf("phantoms: %ld\n", n_phantom);
+    if (getenv("BENCH_VERBOSE")) {
+        int a, b2;
+
+        for (a = 0; a < 16; a++) {
+            printf("id %2d ->", a);
+            for (b2 = 0; b2 < 16; b2++)
+                printf(" %5ld", confusion[a][b2]);
+            printf("\n");
+        }
+    }
+    printf("per frame: %.1f regions (%.1f searched again), %.1f Hough candidates fitted\n",
+           n_frames > 1 ? sum_regions / (n_frames - 1) : NAN, n_frames > 1 ? sum_searched / (n_frames - 1) : NAN,
+           n_frames > 1 ? sum_cands / (n_frames - 1) : NAN);
+    printf("ms/frame: mean %.3f max %.3f (coarse %.3f, hough %.3f, fit+id %.3f)\n",
+           n_frames > 1 ? ms_total / (n_frames - 1) : NAN, ms_max, n_frames > 1 ? ms_coarse / (n_frames - 1) : NAN,
+           n_frames > 1 ? ms_hough / (n_frames - 1) : NAN, n_frames > 1 ? ms_fit / (n_frames - 1) : NAN);
+    (void)ph_rest;
+    (void)dup_rest;
+    (void)match_rest;
+    cr_frame_source_close(src);
+    cr_detector_destroy(det);
+    free(truth);
+    free(err_rest);
+    free(err_move);
+    return 0;
+}

@@ -1,0 +1,1700 @@
+/*
+ * cr_detect.c - ball detection and per-frame identification (cr_detect.h).
+ *
+ * Pixel conventions: full-resolution pixel (i, j) has its centre at
+ * (u, v) = (i, j) (cr_camera.h); half-resolution (chroma) pixel (i, j)
+ * covers full pixels 2i..2i+1 x 2j..2j+1, centre (2i + 0.5, 2j + 0.5).
+ */
+#include "cr_detect.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define CR_DET_PI 3.14159265358979323846
+#define CR_DET_RAYS 32         /* outline rays per ball */
+#define CR_DET_PROFILE_MAX 160 /* samples per ray profile */
+#define CR_DET_BLOCK 8         /* coarse samples per background block side */
+
+#define CR_DET_MAX_ROIS 512   /* regions of interest remembered per frame */
+
+/* A region of interest, half-res pixels [x0, x1) x [y0, y1). */
+typedef struct {
+    int x0, y0, x1, y1;
+    int changed;
+} cr_det_roi_t;
+
+/* A Hough candidate. */
+typedef struct {
+    double u, v;      /* image centre, full-res pixels */
+    double score;     /* Hough peak (candidates) */
+} cr_det_cand_t;
+
+struct cr_detector {
+    cr_camera_t cam;
+    cr_table_t tab;
+    cr_detect_params_t p;
+    int w, h;        /* full resolution */
+    int hw, hh;      /* half (chroma) resolution */
+    int gs;          /* coarse step, half-res pixels */
+    int gw, gh;      /* coarse grid */
+    double r_min_px; /* smallest ball radius over the table, full-res px */
+    double r_max_px;
+    uint8_t *gmask;  /* gw*gh: 1 in the search region */
+    float *bg;       /* gw*gh*3: background Y, U, V */
+    uint8_t *age;    /* gw*gh: frames of unexplained foreground */
+    uint8_t *fg;     /* gw*gh: this frame's foreground */
+    uint8_t *covered;/* gw*gh: inside a detection of this frame */
+    float *obs;      /* gw*gh*3: this frame's samples */
+    int *stack;      /* gw*gh: flood fill */
+    uint8_t *seen;   /* gw*gh: flood fill visited */
+    float *yh;       /* hw*hh: half-res luma (valid inside the current ROI) */
+    float *mag;      /* hw*hh: scratch (background blocks) */
+    float *acc;      /* hw*hh: Hough accumulator; scratch when learning the background */
+    cr_det_cand_t *cand;
+    int n_cand, cap_cand;
+    cr_detection_t *dets; /* CR_VISION_MAX_DETECTIONS * 2 working detections */
+    int have_bg;
+    double noise;    /* colour distance noise sigma, levels */
+    double t_fg;     /* foreground threshold, levels */
+    double white_ratio; /* learned: white ball top brightness / local cloth luma */
+    int white_n;
+    float *ref;      /* gw*gh*3: samples when their region was last examined */
+    cr_detection_t *prev; /* last frame's detections (before min_score) */
+    int n_prev;
+    uint8_t *reuse;  /* per working detection: carried over from the last frame */
+    uint8_t *prev_dead; /* per last detection: dropped or taken this frame */
+    cr_det_roi_t *rois; /* this frame's regions of interest */
+    cr_detect_profile_t prof;
+};
+
+/* ---- small helpers --------------------------------------------------------------- */
+
+/* CPU time of the calling thread, ms (the profile is per core). */
+static double cr_det_now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+static double cr_det_clamp(double x, double lo, double hi)
+{
+    return x < lo ? lo : (x > hi ? hi : x);
+}
+
+static double cr_det_smoothstep(double e0, double e1, double x)
+{
+    double t = cr_det_clamp((x - e0) / (e1 - e0), 0.0, 1.0);
+
+    return t * t * (3.0 - 2.0 * t);
+}
+
+/* Bilinear sample of an 8-bit plane at (x, y) in its own pixel units, clamped. */
+static double cr_det_bilinear(const uint8_t *p, int stride, int w, int h, double x, double y)
+{
+    int x0, y0, x1, y1;
+    double fx, fy, a, b;
+
+    x = cr_det_clamp(x, 0.0, w - 1.0);
+    y = cr_det_clamp(y, 0.0, h - 1.0);
+    x0 = (int)x;
+    y0 = (int)y;
+    x1 = x0 + 1 < w ? x0 + 1 : x0;
+    y1 = y0 + 1 < h ? y0 + 1 : y0;
+    fx = x - x0;
+    fy = y - y0;
+    a = p[(size_t)y0 * stride + x0] + fx * (p[(size_t)y0 * stride + x1] - p[(size_t)y0 * stride + x0]);
+    b = p[(size_t)y1 * stride + x0] + fx * (p[(size_t)y1 * stride + x1] - p[(size_t)y1 * stride + x0]);
+    return a + fy * (b - a);
+}
+
+/* Colour (Y, gain*U, gain*V) at full-res position (u, v). */
+static void cr_det_colour_at(const cr_detector_t *d, const cr_yuv_image_t *img, double u, double v, double c[3])
+{
+    double cu = (u - 0.5) * 0.5, cv = (v - 0.5) * 0.5, g = d->p.chroma_gain;
+
+    if (u >= 1.0 && v >= 1.0 && u < d->w - 2 && v < d->h - 2) {
+        /* inside: no clamping */
+        int x = (int)u, y = (int)v, xc = (int)cu, yc = (int)cv;
+        float fx = (float)(u - x), fy = (float)(v - y), fxc = (float)(cu - xc), fyc = (float)(cv - yc);
+        const uint8_t *p = img->y + (size_t)y * img->stride_y + x;
+        const uint8_t *pu = img->u + (size_t)yc * img->stride_u + xc, *pv = img->v + (size_t)yc * img->stride_v + xc;
+        float a = p[0] + fx * (p[1] - p[0]), b = p[img->stride_y] + fx * (p[img->stride_y + 1] - p[img->stride_y]);
+        float au = pu[0] + fxc * (pu[1] - pu[0]), bu = pu[img->stride_u] + fxc * (pu[img->stride_u + 1] - pu[img->stride_u]);
+        float av = pv[0] + fxc * (pv[1] - pv[0]), bv = pv[img->stride_v] + fxc * (pv[img->stride_v + 1] - pv[img->stride_v]);
+
+        c[0] = a + fy * (b - a);
+        c[1] = g * (au + fyc * (bu - au));
+        c[2] = g * (av + fyc * (bv - av));
+        return;
+    }
+    c[0] = cr_det_bilinear(img->y, img->stride_y, d->w, d->h, u, v);
+    c[1] = g * cr_det_bilinear(img->u, img->stride_u, d->hw, d->hh, cu, cv);
+    c[2] = g * cr_det_bilinear(img->v, img->stride_v, d->hw, d->hh, cu, cv);
+}
+
+/* Coarse sample (gi, gj) of the frame: half-res pixel (gi*gs, gj*gs). */
+static void cr_det_sample(const cr_detector_t *d, const cr_yuv_image_t *img, int gi, int gj, float out[3])
+{
+    int hi = gi * d->gs, hj = gj * d->gs, x = 2 * hi, y = 2 * hj;
+    int x1 = x + 1 < d->w ? x + 1 : x, y1 = y + 1 < d->h ? y + 1 : y;
+    const uint8_t *r0 = img->y + (size_t)y * img->stride_y, *r1 = img->y + (size_t)y1 * img->stride_y;
+
+    out[0] = 0.25f * (float)(r0[x] + r0[x1] + r1[x] + r1[x1]);
+    out[1] = (float)(d->p.chroma_gain * img->u[(size_t)hj * img->stride_u + hi]);
+    out[2] = (float)(d->p.chroma_gain * img->v[(size_t)hj * img->stride_v + hi]);
+}
+
+static double cr_det_dist3(const float a[3], const float b[3])
+{
+    double x = a[0] - b[0], y = a[1] - b[1], z = a[2] - b[2];
+
+    return sqrt(x * x + y * y + z * z);
+}
+
+/* The projected outline of a resting ball centred at table (x, y, R): K
+ * points s, the image of the centre c, outward unit normals n, and the mean
+ * radius. Returns false when the ball is not in front of the camera. */
+static bool cr_det_outline(const cr_detector_t *d, double x, double y, double s[][2], double n[][2], double c[2],
+                           double *r_px)
+{
+    const double R = d->tab.ball_radius_mm;
+    double dv[3] = {x - d->cam.pos[0], y - d->cam.pos[1], R - d->cam.pos[2]};
+    double D2 = dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2], D = sqrt(D2);
+    double k = R * R / D2, rho = R * sqrt(1.0 - k), e1[3], e2[3], len, sum = 0.0;
+    int i;
+
+    if (!(D > R) || !cr_camera_project(&d->cam, x, y, R, &c[0], &c[1]))
+        return false;
+    /* e1 perpendicular to dv, e2 = dv x e1 / D */
+    if (fabs(dv[2]) < 0.9 * D) {
+        e1[0] = -dv[1], e1[1] = dv[0], e1[2] = 0.0;
+    } else {
+        e1[0] = 0.0, e1[1] = -dv[2], e1[2] = dv[1];
+    }
+    len = sqrt(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]);
+    for (i = 0; i < 3; i++)
+        e1[i] /= len;
+    e2[0] = (dv[1] * e1[2] - dv[2] * e1[1]) / D;
+    e2[1] = (dv[2] * e1[0] - dv[0] * e1[2]) / D;
+    e2[2] = (dv[0] * e1[1] - dv[1] * e1[0]) / D;
+    for (i = 0; i < CR_DET_RAYS; i++) {
+        double a = 2.0 * CR_DET_PI * i / CR_DET_RAYS, ca = cos(a), sa = sin(a), q[3];
+        int j;
+
+        for (j = 0; j < 3; j++)
+            q[j] = (j == 0 ? x : j == 1 ? y : R) - k * dv[j] + rho * (ca * e1[j] + sa * e2[j]);
+        if (!cr_camera_project(&d->cam, q[0], q[1], q[2], &s[i][0], &s[i][1]))
+            return false;
+    }
+    for (i = 0; i < CR_DET_RAYS; i++) {
+        const double *a = s[(i + CR_DET_RAYS - 1) % CR_DET_RAYS], *b = s[(i + 1) % CR_DET_RAYS];
+        double tx = b[0] - a[0], ty = b[1] - a[1], nx = ty, ny = -tx, nl = hypot(nx, ny);
+
+        if (nl <= 0.0)
+            return false;
+        nx /= nl, ny /= nl;
+        if (nx * (s[i][0] - c[0]) + ny * (s[i][1] - c[1]) < 0.0)
+            nx = -nx, ny = -ny;
+        n[i][0] = nx, n[i][1] = ny;
+        sum += hypot(s[i][0] - c[0], s[i][1] - c[1]);
+    }
+    *r_px = sum / CR_DET_RAYS;
+    return true;
+}
+
+/* Ball radius in full-res pixels for a ball whose image centre is near (u, v). */
+static double cr_det_radius_at(const cr_detector_t *d, double u, double v)
+{
+    double s[CR_DET_RAYS][2], n[CR_DET_RAYS][2], c[2], x, y, r;
+
+    if (!cr_camera_unproject_plane(&d->cam, u, v, d->tab.ball_radius_mm, &x, &y) ||
+        !cr_det_outline(d, x, y, s, n, c, &r))
+        return d->r_min_px;
+    return r;
+}
+
+/* Where ball centres may be (table mm): on the bed, or in a pocket mouth:
+ * between its jaws, no more than 0.6 R beyond the line joining the jaw
+ * points (further in, a ball drops). tol widens both. */
+static bool cr_det_centre_ok(const cr_detector_t *d, double x, double y, double tol)
+{
+    const double R = d->tab.ball_radius_mm, L = d->tab.length_mm, W = d->tab.width_mm;
+    int p;
+
+    if (x >= R - tol && x <= L - R + tol && y >= R - tol && y <= W - R + tol)
+        return true;
+    for (p = 0; p < CR_POCKET_COUNT; p++) {
+        cr_point_t a, b, q = cr_table_pocket_point(&d->tab, (cr_pocket_t)p);
+        double ex, ey, len, s, nx, ny, beyond;
+
+        if (cr_table_pocket_mouth(&d->tab, (cr_pocket_t)p, &a, &b) != 0)
+            continue;
+        ex = b.x - a.x, ey = b.y - a.y;
+        len = hypot(ex, ey);
+        if (!(len > 0.0))
+            continue;
+        ex /= len, ey /= len;
+        s = (x - a.x) * ex + (y - a.y) * ey;
+        /* normal toward the pocket (away from the table centre) */
+        nx = -ey, ny = ex;
+        if (nx * (q.x - a.x) + ny * (q.y - a.y) < nx * (L / 2 - a.x) + ny * (W / 2 - a.y))
+            nx = -nx, ny = -ny;
+        beyond = (x - a.x) * nx + (y - a.y) * ny;
+        if (s >= -tol && s <= len + tol && beyond <= 0.6 * R + tol && beyond >= -2.0 * R - tol)
+            return true;
+    }
+    return false;
+}
+
+/* Where ball pixels may be: the centre region grown by about a radius. */
+static bool cr_det_pixel_region(const cr_detector_t *d, double x, double y)
+{
+    return cr_det_centre_ok(d, x, y, 1.3 * d->tab.ball_radius_mm);
+}
+
+/* ---- create / destroy --------------------------------------------------------------- */
+
+void cr_detect_params_defaults(cr_detect_params_t *p)
+{
+    if (!p)
+        return;
+    p->min_score = 0.5;
+    p->chroma_gain = 2.0;
+    p->fg_sigmas = 6.0;
+    p->fg_min_levels = 10.0;
+    p->min_support = 0.35;
+    p->bg_absorb_frames = 45;
+    p->max_candidates = 128;
+    p->min_votes = 0.5;
+    p->change_sigmas = 4.0;
+    p->min_interior = 0.3;
+    p->contact_weight = 0.25;
+}
+
+void cr_detector_destroy(cr_detector_t *d)
+{
+    if (!d)
+        return;
+    free(d->gmask);
+    free(d->bg);
+    free(d->age);
+    free(d->fg);
+    free(d->covered);
+    free(d->obs);
+    free(d->stack);
+    free(d->seen);
+    free(d->yh);
+    free(d->mag);
+    free(d->acc);
+    free(d->cand);
+    free(d->dets);
+    free(d->ref);
+    free(d->prev);
+    free(d->reuse);
+    free(d->prev_dead);
+    free(d->rois);
+    free(d);
+}
+
+int cr_detector_create(const cr_camera_t *cam, const cr_table_t *t, const cr_detect_params_t *p,
+                       cr_detector_t **out)
+{
+    cr_detector_t *d;
+    cr_detect_params_t defp;
+    size_t ng, nh;
+    int gi, gj, n_in = 0;
+    double rmin = HUGE_VAL, rmax = 0.0;
+
+    if (!cam || !t || !out || cam->width < 16 || cam->height < 16 || cam->width > 16384 || cam->height > 16384 ||
+        !(t->ball_radius_mm > 0.0) || !(t->length_mm > 0.0) || !(t->width_mm > 0.0))
+        return CR_ERR_INVALID;
+    if (!p) {
+        cr_detect_params_defaults(&defp);
+        p = &defp;
+    }
+    if (!(p->chroma_gain >= 0.0) || !(p->fg_sigmas > 0.0) || !(p->fg_min_levels >= 0.0) || p->max_candidates < 1 ||
+        p->bg_absorb_frames < 1 || !(p->min_votes > 0.0))
+        return CR_ERR_INVALID;
+    d = calloc(1, sizeof *d);
+    if (!d)
+        return CR_ERR_NOMEM;
+    d->cam = *cam;
+    d->tab = *t;
+    d->p = *p;
+    d->w = cam->width;
+    d->h = cam->height;
+    d->hw = (d->w + 1) / 2;
+    d->hh = (d->h + 1) / 2;
+    /* ball radius range over the bed corners and centre */
+    {
+        const double pts[5][2] = {{0, 0}, {t->length_mm, 0}, {0, t->width_mm}, {t->length_mm, t->width_mm},
+                                  {t->length_mm / 2, t->width_mm / 2}};
+        double s[CR_DET_RAYS][2], n[CR_DET_RAYS][2], c[2], r;
+        int i;
+
+        for (i = 0; i < 5; i++) {
+            if (!cr_det_outline(d, pts[i][0], pts[i][1], s, n, c, &r))
+                goto fail_invalid;
+            if (r < rmin)
+                rmin = r;
+            if (r > rmax)
+                rmax = r;
+        }
+    }
+    if (!(rmin >= 1.5))
+        goto fail_invalid;
+    d->r_min_px = rmin;
+    d->r_max_px = rmax;
+    d->gs = (int)lrint(0.5 * 0.5 * rmin);
+    if (d->gs < 1)
+        d->gs = 1;
+    d->gw = (d->hw + d->gs - 1) / d->gs;
+    d->gh = (d->hh + d->gs - 1) / d->gs;
+    ng = (size_t)d->gw * d->gh;
+    nh = (size_t)d->hw * d->hh;
+    d->cap_cand = p->max_candidates;
+    d->gmask = calloc(ng, 1);
+    d->bg = calloc(ng * 3, sizeof(float));
+    d->age = calloc(ng, 1);
+    d->fg = calloc(ng, 1);
+    d->covered = calloc(ng, 1);
+    d->obs = calloc(ng * 3, sizeof(float));
+    d->stack = calloc(ng, sizeof(int));
+    d->seen = calloc(ng, 1);
+    d->yh = calloc(nh, sizeof(float));
+    d->mag = calloc(nh, sizeof(float));
+    d->acc = calloc(nh, sizeof(float));
+    d->cand = calloc(4 * (size_t)d->cap_cand, sizeof *d->cand);
+    d->dets = calloc(2 * CR_VISION_MAX_DETECTIONS, sizeof *d->dets);
+    d->prev = calloc(2 * CR_VISION_MAX_DETECTIONS, sizeof *d->prev);
+    d->reuse = calloc(2 * CR_VISION_MAX_DETECTIONS, 1);
+    d->prev_dead = calloc(2 * CR_VISION_MAX_DETECTIONS, 1);
+    d->rois = calloc(CR_DET_MAX_ROIS, sizeof *d->rois);
+    d->ref = calloc(ng * 3, sizeof(float));
+    if (!d->gmask || !d->bg || !d->age || !d->fg || !d->covered || !d->obs || !d->stack || !d->seen || !d->yh ||
+        !d->mag || !d->acc || !d->cand || !d->dets || !d->prev || !d->reuse || !d->ref ||
+        !d->prev_dead || !d->rois) {
+        cr_detector_destroy(d);
+        return CR_ERR_NOMEM;
+    }
+    for (gj = 0; gj < d->gh; gj++)
+        for (gi = 0; gi < d->gw; gi++) {
+            double u = 2.0 * gi * d->gs + 0.5, v = 2.0 * gj * d->gs + 0.5, x, y;
+
+            if (cr_camera_unproject_plane(cam, u, v, t->ball_radius_mm, &x, &y) && cr_det_pixel_region(d, x, y)) {
+                d->gmask[(size_t)gj * d->gw + gi] = 1;
+                n_in++;
+            }
+        }
+    if (n_in < 16)
+        goto fail_invalid;
+    d->white_ratio = 0.0;
+    *out = d;
+    return CR_OK;
+
+fail_invalid:
+    cr_detector_destroy(d);
+    return CR_ERR_INVALID;
+}
+
+void cr_detector_reset(cr_detector_t *d)
+{
+    if (d) {
+        d->have_bg = 0;
+        d->n_prev = 0;
+        d->white_n = 0;
+    }
+}
+
+void cr_detector_profile(const cr_detector_t *d, cr_detect_profile_t *out)
+{
+    if (d && out)
+        *out = d->prof;
+}
+
+/* ---- background ------------------------------------------------------------------------ */
+
+/* Median of n floats (reorders them; quickselect, no allocation). */
+static float cr_det_median(float *v, int n)
+{
+    int lo = 0, hi = n - 1, k = n / 2;
+
+    if (n <= 0)
+        return 0.0f;
+    while (lo < hi) {
+        float pivot = v[(lo + hi) / 2], t;
+        int i = lo, j = hi;
+
+        while (i <= j) {
+            while (v[i] < pivot)
+                i++;
+            while (v[j] > pivot)
+                j--;
+            if (i <= j) {
+                t = v[i], v[i] = v[j], v[j] = t;
+                i++, j--;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            break;
+    }
+    return v[k];
+}
+
+/* Learns the background from d->obs: the cloth is the dominant colour of
+ * the search region; samples that are not cloth take the cloth colour of
+ * their block (filled from neighbouring blocks where a block has no cloth). */
+static void cr_det_learn_bg(cr_detector_t *d)
+{
+    const int gw = d->gw, gh = d->gh, bw = (gw + CR_DET_BLOCK - 1) / CR_DET_BLOCK,
+              bh = (gh + CR_DET_BLOCK - 1) / CR_DET_BLOCK;
+    float *tmp = (float *)d->stack; /* gw*gh ints reused as floats */
+    float med[3], mad[3], *blk;
+    uint8_t *blk_ok;
+    int n = 0, c, i, bi, bj, pass;
+    size_t k, ng = (size_t)gw * gh;
+    double tol_c;
+
+    /* block field lives in the Hough scratch (hw*hh floats >= 3*bw*bh) */
+    blk = d->acc;
+    blk_ok = (uint8_t *)d->mag;
+    for (c = 0; c < 3; c++) {
+        n = 0;
+        for (k = 0; k < ng; k++)
+            if (d->gmask[k])
+                tmp[n++] = d->obs[3 * k + c];
+        med[c] = cr_det_median(tmp, n);
+        n = 0;
+        for (k = 0; k < ng; k++)
+            if (d->gmask[k])
+                tmp[n++] = fabsf(d->obs[3 * k + c] - med[c]);
+        mad[c] = cr_det_median(tmp, n);
+    }
+    tol_c = 4.0 * 1.4826 * (mad[1] > mad[2] ? mad[1] : mad[2]);
+    if (tol_c < 6.0 * d->p.chroma_gain)
+        tol_c = 6.0 * d->p.chroma_gain;
+    /* cloth-like flag in seen[] */
+    for (k = 0; k < ng; k++)
+        d->seen[k] = d->gmask[k] && fabsf(d->obs[3 * k + 1] - med[1]) <= tol_c &&
+                     fabsf(d->obs[3 * k + 2] - med[2]) <= tol_c && d->obs[3 * k] > 0.4f * (med[0] - 16.0f) + 16.0f &&
+                     d->obs[3 * k] < 2.5f * med[0];
+    for (bj = 0; bj < bh; bj++)
+        for (bi = 0; bi < bw; bi++) {
+            int gi, gj, nm = 0;
+
+            for (c = 0; c < 3; c++) {
+                n = 0;
+                for (gj = bj * CR_DET_BLOCK; gj < (bj + 1) * CR_DET_BLOCK && gj < gh; gj++)
+                    for (gi = bi * CR_DET_BLOCK; gi < (bi + 1) * CR_DET_BLOCK && gi < gw; gi++) {
+                        k = (size_t)gj * gw + gi;
+                        nm += c == 0 && d->gmask[k];
+                        if (d->seen[k])
+                            tmp[n++] = d->obs[3 * k + c];
+                    }
+                blk[3 * (bj * bw + bi) + c] = cr_det_median(tmp, n);
+            }
+            blk_ok[bj * bw + bi] = n >= 4 && n * 4 >= nm;
+        }
+    /* fill blocks without cloth from their neighbours */
+    for (pass = 0; pass < bw + bh; pass++) {
+        int changed = 0, missing = 0;
+
+        for (bj = 0; bj < bh; bj++)
+            for (bi = 0; bi < bw; bi++) {
+                double s[3] = {0, 0, 0};
+                int m = 0, dj, di;
+
+                if (blk_ok[bj * bw + bi])
+                    continue;
+                missing++;
+                for (dj = -1; dj <= 1; dj++)
+                    for (di = -1; di <= 1; di++) {
+                        int x = bi + di, y = bj + dj;
+
+                        if (x < 0 || y < 0 || x >= bw || y >= bh || blk_ok[y * bw + x] != 1)
+                            continue;
+                        for (c = 0; c < 3; c++)
+                            s[c] += blk[3 * (y * bw + x) + c];
+                        m++;
+                    }
+                if (m) {
+                    for (c = 0; c < 3; c++)
+                        blk[3 * (bj * bw + bi) + c] = (float)(s[c] / m);
+                    blk_ok[bj * bw + bi] = 2;
+                    changed++;
+                }
+            }
+        for (i = 0; i < bw * bh; i++)
+            if (blk_ok[i] == 2)
+                blk_ok[i] = 1;
+        if (!missing || !changed)
+            break;
+    }
+    for (i = 0; i < bw * bh; i++)
+        if (!blk_ok[i])
+            for (c = 0; c < 3; c++)
+                blk[3 * i + c] = med[c];
+    /* per sample: own value where cloth agrees with its block, else the block */
+    for (k = 0; k < ng; k++) {
+        int gi = (int)(k % gw), gj = (int)(k / gw);
+        const float *b = blk + 3 * ((gj / CR_DET_BLOCK) * bw + gi / CR_DET_BLOCK);
+        const float *o = d->obs + 3 * k;
+
+        if (d->seen[k] && cr_det_dist3(o, b) < 0.2 * (b[0] - 16.0) + 3.0 * d->p.chroma_gain)
+            memcpy(d->bg + 3 * k, o, 3 * sizeof(float));
+        else
+            memcpy(d->bg + 3 * k, b, 3 * sizeof(float));
+        d->age[k] = 0;
+    }
+    /* noise: distances between horizontally adjacent cloth samples */
+    n = 0;
+    for (k = 0; k + 1 < ng; k++)
+        if (d->seen[k] && d->seen[k + 1] && (k + 1) % gw != 0)
+            tmp[n++] = (float)cr_det_dist3(d->obs + 3 * k, d->obs + 3 * k + 3);
+    d->noise = n > 16 ? cr_det_median(tmp, n) / 2.18 : 3.0;
+    d->t_fg = d->p.fg_sigmas * d->noise;
+    if (d->t_fg < d->p.fg_min_levels)
+        d->t_fg = d->p.fg_min_levels;
+    d->have_bg = 1;
+}
+
+/* After detection: refresh the background where no ball is. */
+static void cr_det_update_bg(cr_detector_t *d)
+{
+    size_t k, ng = (size_t)d->gw * d->gh;
+
+    for (k = 0; k < ng; k++) {
+        float *b = d->bg + 3 * k;
+        const float *o = d->obs + 3 * k;
+        int c;
+
+        if (!d->gmask[k])
+            continue;
+        if (d->covered[k]) {
+            d->age[k] = 0;
+        } else if (!d->fg[k]) {
+            for (c = 0; c < 3; c++)
+                b[c] += 0.125f * (o[c] - b[c]);
+            d->age[k] = 0;
+        } else if (++d->age[k] >= d->p.bg_absorb_frames || d->age[k] == 255) {
+            memcpy(b, o, 3 * sizeof(float));
+            d->age[k] = 0;
+        }
+    }
+}
+
+/* ---- candidates: Hough for circles of known radius -------------------------------------- */
+
+/* Adds Hough peaks of the half-res ROI [x0, x1) x [y0, y1). */
+static void cr_det_hough_roi(cr_detector_t *d, const cr_yuv_image_t *img, int x0, int y0, int x1, int y1)
+{
+    const int hw = d->hw;
+    const double g = d->p.chroma_gain;
+    double rh, t_edge, thr;
+    int i, j, rw = x1 - x0, rhh = y1 - y0;
+
+    if (rw < 5 || rhh < 5)
+        return;
+    rh = 0.5 * cr_det_radius_at(d, x0 + x1, y0 + y1); /* ROI centre in full-res = 2 * half-res centre */
+    t_edge = 0.35 * d->t_fg;
+    /* half-res luma */
+    for (j = y0; j < y1; j++) {
+        const uint8_t *r0 = img->y + (size_t)(2 * j) * img->stride_y;
+        const uint8_t *r1 = img->y + (size_t)(2 * j + 1 < d->h ? 2 * j + 1 : 2 * j) * img->stride_y;
+        float *o = d->yh + (size_t)j * hw;
+
+        for (i = x0; i < x1; i++) {
+            int a = 2 * i, b = 2 * i + 1 < d->w ? 2 * i + 1 : 2 * i;
+
+            o[i] = 0.25f * (float)(r0[a] + r0[b] + r1[a] + r1[b]);
+        }
+    }
+    for (j = y0; j < y1; j++)
+        memset(d->acc + (size_t)j * hw + x0, 0, (size_t)rw * sizeof(float));
+    /* gradient structure tensor and votes */
+    for (j = y0 + 1; j < y1 - 1; j++)
+        for (i = x0 + 1; i < x1 - 1; i++) {
+            const float *ym = d->yh + (size_t)(j - 1) * hw + i, *y0p = ym + hw, *yp = y0p + hw;
+            const uint8_t *um = img->u + (size_t)(j - 1) * img->stride_u + i, *u0 = um + img->stride_u,
+                          *up = u0 + img->stride_u;
+            const uint8_t *vm = img->v + (size_t)(j - 1) * img->stride_v + i, *v0 = vm + img->stride_v,
+                          *vp = v0 + img->stride_v;
+            double gx, gy, a, b, c, l1, ex, ey, el, m;
+            double px, py;
+            int s;
+
+            gx = (ym[1] + 2 * y0p[1] + yp[1] - ym[-1] - 2 * y0p[-1] - yp[-1]) * 0.125;
+            gy = (yp[-1] + 2 * yp[0] + yp[1] - ym[-1] - 2 * ym[0] - ym[1]) * 0.125;
+            a = gx * gx, b = gx * gy, c = gy * gy;
+            gx = g * (um[1] + 2 * u0[1] + up[1] - um[-1] - 2 * u0[-1] - up[-1]) * 0.125;
+            gy = g * (up[-1] + 2 * up[0] + up[1] - um[-1] - 2 * um[0] - um[1]) * 0.125;
+            a += gx * gx, b += gx * gy, c += gy * gy;
+            gx = g * (vm[1] + 2 * v0[1] + vp[1] - vm[-1] - 2 * v0[-1] - vp[-1]) * 0.125;
+            gy = g * (vp[-1] + 2 * vp[0] + vp[1] - vm[-1] - 2 * vm[0] - vm[1]) * 0.125;
+            a += gx * gx, b += gx * gy, c += gy * gy;
+            l1 = 0.5 * (a + c) + sqrt(0.25 * (a - c) * (a - c) + b * b);
+            m = sqrt(l1);
+            if (m < t_edge)
+                continue;
+            /* eigenvector of l1 */
+            if (a >= c)
+                ex = l1 - c, ey = b;
+            else
+                ex = b, ey = l1 - a;
+            el = hypot(ex, ey);
+            if (el <= 0.0)
+                continue;
+            ex /= el, ey /= el;
+            for (s = -1; s <= 1; s += 2) {
+                int qi, qj;
+                double fx, fy;
+                float *q;
+
+                px = i + s * rh * ex;
+                py = j + s * rh * ey;
+                if (px < x0 || py < y0 || px >= x1 - 1 || py >= y1 - 1)
+                    continue;
+                qi = (int)px, qj = (int)py;
+                fx = px - qi, fy = py - qj;
+                q = d->acc + (size_t)qj * hw + qi;
+                q[0] += (float)((1 - fx) * (1 - fy));
+                q[1] += (float)(fx * (1 - fy));
+                q[hw] += (float)((1 - fx) * fy);
+                q[hw + 1] += (float)(fx * fy);
+            }
+        }
+    /* 3x3 sums (into mag), then peaks: maxima of the sums within nr */
+    thr = d->p.min_votes * 2.0 * CR_DET_PI * rh;
+    for (j = y0 + 1; j < y1 - 1; j++) {
+        const float *q = d->acc + (size_t)j * hw;
+        float *o = d->mag + (size_t)j * hw;
+
+        for (i = x0 + 1; i < x1 - 1; i++)
+            o[i] = q[i - hw - 1] + q[i - hw] + q[i - hw + 1] + q[i - 1] + q[i] + q[i + 1] + q[i + hw - 1] + q[i + hw] +
+                   q[i + hw + 1];
+    }
+    {
+        int nr = (int)floor(0.8 * rh);
+
+        if (nr < 1)
+            nr = 1;
+        for (j = y0 + 2; j < y1 - 2; j++)
+            for (i = x0 + 2; i < x1 - 2; i++) {
+                const float *q = d->acc + (size_t)j * hw + i;
+                const float sum = d->mag[(size_t)j * hw + i];
+                double sx = 0.0, sy = 0.0;
+                int di, dj, is_max = 1, ya, yb, xa, xb;
+
+                if (sum < thr)
+                    continue;
+                ya = j - nr < y0 + 1 ? y0 + 1 : j - nr;
+                yb = j + nr > y1 - 2 ? y1 - 2 : j + nr;
+                xa = i - nr < x0 + 1 ? x0 + 1 : i - nr;
+                xb = i + nr > x1 - 2 ? x1 - 2 : i + nr;
+                for (dj = ya; dj <= yb && is_max; dj++) {
+                    const float *m = d->mag + (size_t)dj * hw;
+
+                    for (di = xa; di <= xb; di++) {
+                        float s2 = m[di];
+
+                        if (s2 > sum || (s2 == sum && (dj < j || (dj == j && di < i)))) {
+                            is_max = 0;
+                            break;
+                        }
+                    }
+                }
+                if (!is_max)
+                    continue;
+                for (dj = -1; dj <= 1; dj++)
+                    for (di = -1; di <= 1; di++) {
+                        double w = q[dj * hw + di];
+
+                        sx += w * di, sy += w * dj;
+                    }
+                {
+                    /* keep the strongest peaks: a full list drops its weakest */
+                    cr_det_cand_t *cd = NULL;
+                    double sc = sum / (2.0 * CR_DET_PI * rh);
+
+                    if (d->n_cand < d->cap_cand) {
+                        cd = &d->cand[d->n_cand++];
+                    } else {
+                        int m, lo = 0;
+
+                        for (m = 1; m < d->n_cand; m++)
+                            if (d->cand[m].score < d->cand[lo].score)
+                                lo = m;
+                        if (d->cand[lo].score < sc)
+                            cd = &d->cand[lo];
+                    }
+                    if (cd) {
+                        cd->u = 2.0 * (i + sx / sum) + 0.5;
+                        cd->v = 2.0 * (j + sy / sum) + 0.5;
+                        cd->score = sc;
+                    }
+                }
+            }
+    }
+}
+
+/* ---- sub-pixel fit ------------------------------------------------------------------------- */
+
+#define CR_DET_HYP 3 /* edge hypotheses kept per ray */
+
+/* Edges found along the rays: hypothesis 0 is the one in use (the fit
+ * swaps in the hypothesis that agrees best with the current estimate). */
+typedef struct {
+    double e[CR_DET_HYP][CR_DET_RAYS];      /* edge offset along the normal from the predicted outline, px */
+    double wd[CR_DET_HYP][CR_DET_RAYS];     /* edge lobe width, px */
+    double wt[CR_DET_HYP][CR_DET_RAYS];     /* 0: no edge */
+    int cloth_out[CR_DET_HYP][CR_DET_RAYS]; /* cloth (or its shadow) beyond the edge */
+} cr_det_rays_t;
+
+/* Background colour nearest to full-res (u, v). */
+static const float *cr_det_bg_at(const cr_detector_t *d, double u, double v)
+{
+    int gi = (int)lrint((u - 0.5) * 0.5 / d->gs), gj = (int)lrint((v - 0.5) * 0.5 / d->gs);
+
+    gi = gi < 0 ? 0 : (gi >= d->gw ? d->gw - 1 : gi);
+    gj = gj < 0 ? 0 : (gj >= d->gh ? d->gh - 1 : gj);
+    return d->bg + 3 * ((size_t)gj * d->gw + gi);
+}
+
+/* Cloth, lit or in shadow: o matches the background colour bg scaled
+ * toward black (a shadow keeps the cloth's chromaticity). */
+static bool cr_det_is_cloth(const cr_detector_t *d, const float o[3], const float bg[3])
+{
+    const double g128 = 128.0 * d->p.chroma_gain;
+    double yb = bg[0] - 16.0, a, e0, e1, e2;
+
+    if (yb < 4.0)
+        return cr_det_dist3(o, bg) < d->t_fg;
+    a = cr_det_clamp((o[0] - 16.0) / yb, 0.3, 1.0);
+    e0 = o[0] - (16.0 + a * yb);
+    e1 = o[1] - (g128 + a * (bg[1] - g128));
+    e2 = o[2] - (g128 + a * (bg[2] - g128));
+    return e0 * e0 + e1 * e1 + e2 * e2 < d->t_fg * d->t_fg;
+}
+
+/* One gradient lobe of a ray profile around its peak imax: centroid and
+ * width above half the peak, radial alignment, cloth beyond. Returns its
+ * weight (0: rejected). */
+static double cr_det_lobe(const cr_detector_t *d, const cr_yuv_image_t *img, const double sk[2], const double nk[2],
+                          double prof[][3], const double *gm, int np, int imax, double w_in, double *e, double *wd,
+                          int *cloth)
+{
+    const double step = 0.5, half = 0.5 * gm[imax];
+    double sw = 0.0, st = 0.0, pu, pv, c1[3], c2[3], c3[3], c4[3], ga = 0.0, gb = 0.0, gc = 0.0, l1, ex, ey, el;
+    int a, b, i, ch, io;
+    float o[3];
+    const float *bgc;
+
+    for (a = imax; a > 1 && gm[a - 1] > half && gm[a - 1] <= gm[a]; a--)
+        ;
+    for (b = imax; b < np - 2 && gm[b + 1] > half && gm[b + 1] <= gm[b]; b++)
+        ;
+    for (i = a; i <= b; i++) {
+        double wgt = gm[i] - half;
+
+        sw += wgt;
+        st += wgt * (-w_in + i * step);
+    }
+    if (sw <= 0.0)
+        return 0.0;
+    *e = st / sw;
+    *wd = (b - a + 1) * step;
+    /* the edge must run along the outline: its colour gradient (structure
+     * tensor of the three channels) points along the ray */
+    pu = sk[0] + *e * nk[0], pv = sk[1] + *e * nk[1];
+    cr_det_colour_at(d, img, pu + 1.0, pv, c1);
+    cr_det_colour_at(d, img, pu - 1.0, pv, c2);
+    cr_det_colour_at(d, img, pu, pv + 1.0, c3);
+    cr_det_colour_at(d, img, pu, pv - 1.0, c4);
+    for (ch = 0; ch < 3; ch++) {
+        double gx = c1[ch] - c2[ch], gy = c3[ch] - c4[ch];
+
+        ga += gx * gx, gb += gx * gy, gc += gy * gy;
+    }
+    l1 = 0.5 * (ga + gc) + sqrt(0.25 * (ga - gc) * (ga - gc) + gb * gb);
+    if (ga >= gc)
+        ex = l1 - gc, ey = gb;
+    else
+        ex = gb, ey = l1 - ga;
+    el = hypot(ex, ey);
+    if (el > 0.0 && fabs(ex * nk[0] + ey * nk[1]) / el < 0.85)
+        return 0.0;
+    /* colour a little beyond the edge: cloth, or another ball / an occluder
+     * (whose edge is less sure: two shadings meet near, not at, the outline) */
+    io = b + 3 < np ? b + 3 : np - 1;
+    o[0] = (float)prof[io][0], o[1] = (float)prof[io][1], o[2] = (float)prof[io][2];
+    bgc = cr_det_bg_at(d, sk[0] + (-w_in + io * step) * nk[0], sk[1] + (-w_in + io * step) * nk[1]);
+    *cloth = cr_det_is_cloth(d, o, bgc);
+    {
+        /* inside the outline is ball: an edge with cloth (or its shadow)
+         * on its inner side is a shadow's edge, or noise */
+        int ii = a - 3 > 0 ? a - 3 : 0;
+        float q[3] = {(float)prof[ii][0], (float)prof[ii][1], (float)prof[ii][2]};
+        const float *bgi = cr_det_bg_at(d, sk[0] + (-w_in + ii * step) * nk[0], sk[1] + (-w_in + ii * step) * nk[1]);
+
+        if (cr_det_is_cloth(d, q, bgi))
+            return 0.3 * (*cloth ? 1.0 : d->p.contact_weight);
+    }
+    return *cloth ? 1.0 : d->p.contact_weight;
+}
+
+/* Samples the edge on every ray of the outline s/n within [-w_in, w_out]
+ * px: up to CR_DET_HYP gradient lobes per ray, strongest first. */
+static void cr_det_rays(const cr_detector_t *d, const cr_yuv_image_t *img, double s[][2], double n[][2],
+                        double w_in, double w_out, cr_det_rays_t *rs)
+{
+    const double step = 0.5, t_edge = 0.35 * d->t_fg;
+    double prof[CR_DET_PROFILE_MAX][3], gm[CR_DET_PROFILE_MAX];
+    int k, h, np = (int)floor((w_in + w_out) / step) + 1;
+
+    if (np > CR_DET_PROFILE_MAX)
+        np = CR_DET_PROFILE_MAX;
+    for (k = 0; k < CR_DET_RAYS; k++) {
+        int i, peaks[CR_DET_PROFILE_MAX], npk = 0, nh = 0;
+
+        for (h = 0; h < CR_DET_HYP; h++)
+            rs->wt[h][k] = 0.0, rs->cloth_out[h][k] = 0;
+        for (i = 0; i < np; i++) {
+            double t = -w_in + i * step;
+
+            cr_det_colour_at(d, img, s[k][0] + t * n[k][0], s[k][1] + t * n[k][1], prof[i]);
+        }
+        gm[0] = gm[np - 1] = 0.0;
+        for (i = 1; i + 1 < np; i++) {
+            double x = prof[i + 1][0] - prof[i - 1][0], y = prof[i + 1][1] - prof[i - 1][1],
+                   z = prof[i + 1][2] - prof[i - 1][2];
+
+            gm[i] = sqrt(x * x + y * y + z * z) / (2.0 * step);
+        }
+        for (i = 1; i + 1 < np; i++)
+            if (gm[i] >= t_edge && gm[i] >= gm[i - 1] && gm[i] > gm[i + 1])
+                peaks[npk++] = i;
+        /* strongest lobes first */
+        while (npk > 0 && nh < CR_DET_HYP) {
+            int best = 0, j;
+            double e, wd, wt;
+            int cloth = 0;
+
+            for (j = 1; j < npk; j++)
+                if (gm[peaks[j]] > gm[peaks[best]])
+                    best = j;
+            wt = cr_det_lobe(d, img, s[k], n[k], prof, gm, np, peaks[best], w_in, &e, &wd, &cloth);
+            peaks[best] = peaks[--npk];
+            if (wt <= 0.0)
+                continue;
+            rs->e[nh][k] = e, rs->wd[nh][k] = wd, rs->wt[nh][k] = wt, rs->cloth_out[nh][k] = cloth;
+            nh++;
+        }
+    }
+}
+
+/* Puts in slot 0 of every ray the edge hypothesis nearest to the outline
+ * predicted by (tx, ty, dl). */
+static void cr_det_pick(cr_det_rays_t *rs, double n[][2], double tx, double ty, double dl)
+{
+    int k, h;
+
+    for (k = 0; k < CR_DET_RAYS; k++) {
+        double pred = n[k][0] * tx + n[k][1] * ty + dl, bestr = HUGE_VAL;
+        int best = -1;
+
+        for (h = 0; h < CR_DET_HYP; h++)
+            if (rs->wt[h][k] > 0.0 && fabs(rs->e[h][k] - pred) < bestr)
+                bestr = fabs(rs->e[h][k] - pred), best = h;
+        if (best > 0) {
+            double e = rs->e[0][k], wd = rs->wd[0][k], wt = rs->wt[0][k];
+            int c = rs->cloth_out[0][k];
+
+            rs->e[0][k] = rs->e[best][k], rs->wd[0][k] = rs->wd[best][k], rs->wt[0][k] = rs->wt[best][k];
+            rs->cloth_out[0][k] = rs->cloth_out[best][k];
+            rs->e[best][k] = e, rs->wd[best][k] = wd, rs->wt[best][k] = wt, rs->cloth_out[best][k] = c;
+        }
+    }
+}
+
+/* Robust fit of e_k = n_k . t + delta over the rays (each ray's edge
+ * hypothesis chosen anew as the estimate improves). Returns the support
+ * share (rays whose edge agrees within max(1 px, 0.08 r)); t, delta, the
+ * rms of the agreeing residuals and their count out. */
+static double cr_det_fit(cr_det_rays_t *rs, double n[][2], double r_px, double t_out[2], double *delta_out,
+                         double *rms_out, int *n_in_out)
+{
+    const double d_prior = 0.1; /* weak prior keeping the edge offset near the outline */
+    double tx = 0.0, ty = 0.0, dl = 0.0, c = 3.0, cfin = r_px * 0.08 > 1.0 ? r_px * 0.08 : 1.0;
+    double wts[CR_DET_RAYS];
+    int it, k, n_in = 0;
+    double rms = 0.0, sup = 0.0;
+
+    cr_det_pick(rs, n, 0.0, 0.0, 0.0);
+    for (k = 0; k < CR_DET_RAYS; k++)
+        wts[k] = rs->wt[0][k];
+    for (it = 0; it < 8; it++) {
+        /* normal equations for (tx, ty, dl) with a weak prior on dl */
+        double A[3][3] = {{0}}, B[3] = {0}, sw = 0.0, det;
+        double inv[3][3];
+        int i, j;
+
+        for (k = 0; k < CR_DET_RAYS; k++) {
+            double a[3] = {n[k][0], n[k][1], 1.0}, w = wts[k];
+
+            if (w <= 0.0)
+                continue;
+            sw += w;
+            for (i = 0; i < 3; i++) {
+                for (j = 0; j < 3; j++)
+                    A[i][j] += w * a[i] * a[j];
+                B[i] += w * a[i] * rs->e[0][k];
+            }
+        }
+        if (sw < 2.0)
+            break;
+        A[2][2] += d_prior * sw;
+        det = A[0][0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) - A[0][1] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
+              A[0][2] * (A[1][0] * A[2][1] - A[1][1] * A[2][0]);
+        if (fabs(det) < 1e-12)
+            break;
+        inv[0][0] = (A[1][1] * A[2][2] - A[1][2] * A[2][1]) / det;
+        inv[0][1] = (A[0][2] * A[2][1] - A[0][1] * A[2][2]) / det;
+        inv[0][2] = (A[0][1] * A[1][2] - A[0][2] * A[1][1]) / det;
+        inv[1][0] = (A[1][2] * A[2][0] - A[1][0] * A[2][2]) / det;
+        inv[1][1] = (A[0][0] * A[2][2] - A[0][2] * A[2][0]) / det;
+        inv[1][2] = (A[0][2] * A[1][0] - A[0][0] * A[1][2]) / det;
+        inv[2][0] = (A[1][0] * A[2][1] - A[1][1] * A[2][0]) / det;
+        inv[2][1] = (A[0][1] * A[2][0] - A[0][0] * A[2][1]) / det;
+        inv[2][2] = (A[0][0] * A[1][1] - A[0][1] * A[1][0]) / det;
+        tx = inv[0][0] * B[0] + inv[0][1] * B[1] + inv[0][2] * B[2];
+        ty = inv[1][0] * B[0] + inv[1][1] * B[1] + inv[1][2] * B[2];
+        dl = inv[2][0] * B[0] + inv[2][1] * B[1] + inv[2][2] * B[2];
+        cr_det_pick(rs, n, tx, ty, dl);
+        /* Tukey weights, shrinking scale */
+        for (k = 0; k < CR_DET_RAYS; k++) {
+            double r, u;
+
+            wts[k] = 0.0;
+            if (rs->wt[0][k] <= 0.0)
+                continue;
+            r = rs->e[0][k] - (n[k][0] * tx + n[k][1] * ty + dl);
+            u = r / c;
+            wts[k] = fabs(u) < 1.0 ? rs->wt[0][k] * (1 - u * u) * (1 - u * u) : 0.0;
+        }
+        c = c * 0.7 > cfin ? c * 0.7 : cfin;
+    }
+    for (k = 0; k < CR_DET_RAYS; k++) {
+        double r;
+
+        if (rs->wt[0][k] <= 0.0)
+            continue;
+        r = rs->e[0][k] - (n[k][0] * tx + n[k][1] * ty + dl);
+        if (fabs(r) < cfin) {
+            n_in++;
+            rms += r * r;
+            sup += 1.0;
+        }
+    }
+    t_out[0] = tx;
+    t_out[1] = ty;
+    *delta_out = dl;
+    *rms_out = n_in ? sqrt(rms / n_in) : 0.0;
+    *n_in_out = n_in;
+    return sup / CR_DET_RAYS;
+}
+
+/* ---- identification -------------------------------------------------------------------- */
+
+/* Nominal sRGB of the colour classes (a standard ball set). */
+static const double cr_det_class_rgb[CR_COLOUR_COUNT][3] = {
+    {242, 240, 230}, {250, 192, 8}, {12, 48, 165}, {212, 22, 24}, {82, 34, 132},
+    {250, 104, 12},  {8, 118, 58},  {122, 20, 30}, {16, 16, 18},
+};
+
+static double cr_det_hue_diff(double a, double b)
+{
+    double x = fabs(a - b);
+
+    return x > 180.0 ? 360.0 - x : x;
+}
+
+/* Fills colour_p, white_frac and id_p of *o from the pixels of its inner
+ * disc; returns the share of those pixels that differ from the background
+ * (a ball, or what hides it: a ring of edges around cloth is no ball). */
+static double cr_det_identify(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t *o)
+{
+    enum { NPX = 1024 };
+    const double r = o->r_px * 0.8, r2 = r * r, g = d->p.chroma_gain, t2 = d->t_fg * d->t_fg;
+    int i0 = (int)floor(o->u - r), i1 = (int)ceil(o->u + r), j0 = (int)floor(o->v - r), j1 = (int)ceil(o->v + r);
+    int i, j, n = 0, n_white = 0, n_dark = 0, n_col = 0, n_cloth = 0, k, stp = 1, nv = 0, hist[64] = {0};
+    float pv[NPX], ps[NPX], pcb[NPX], pcr[NPX], pdu[NPX], pdv[NPX];
+    double wsx = 0.0, wsy = 0.0, wsxx = 0.0, rms_w = 0.0, wlevel;
+    double scb = 0.0, scr = 0.0, ssum = 0.0, vsum = 0.0, vmax_ref = 1.0, bgl;
+    double lw[CR_COLOUR_COUNT], wf, colour_frac, dark_frac, hue = 0.0, sat = 0.0, val_rel = 0.0, sumw, lid[16];
+    const float *bgc = cr_det_bg_at(d, o->u, o->v);
+
+    bgl = (bgc[0] - 16.0) * 1.164;
+    if (bgl < 8.0)
+        bgl = 8.0;
+    i0 = i0 < 0 ? 0 : i0;
+    j0 = j0 < 0 ? 0 : j0;
+    i1 = i1 >= d->w ? d->w - 1 : i1;
+    j1 = j1 >= d->h ? d->h - 1 : j1;
+    while ((double)((i1 - i0) / stp + 1) * ((j1 - j0) / stp + 1) > NPX)
+        stp++;
+    /* pass 1: RGB of the disc's pixels that are not cloth */
+    for (j = j0; j <= j1; j += stp) {
+        const uint8_t *yr = img->y + (size_t)j * img->stride_y, *ur = img->u + (size_t)(j / 2) * img->stride_u,
+                      *vr = img->v + (size_t)(j / 2) * img->stride_v;
+        const float *bp = cr_det_bg_at(d, o->u, j);
+
+        for (i = i0; i <= i1; i += stp) {
+            double du = i - o->u, dv = j - o->v, yy, cb, cr, R, G, B, mx, mn, e0, e1, e2;
+
+            if (du * du + dv * dv > r2)
+                continue;
+            n++;
+            e0 = yr[i] - bp[0], e1 = g * ur[i / 2] - bp[1], e2 = g * vr[i / 2] - bp[2];
+            if (e0 * e0 + e1 * e1 + e2 * e2 < t2) {
+                n_cloth++;
+                continue;
+            }
+            yy = 1.164383 * (yr[i] - 16.0);
+            cb = ur[i / 2] - 128.0;
+            cr = vr[i / 2] - 128.0;
+            R = yy + 1.596027 * cr;
+            G = yy - 0.391762 * cb - 0.812968 * cr;
+            B = yy + 2.017232 * cb;
+            mx = R > G ? (R > B ? R : B) : (G > B ? G : B);
+            mn = R < G ? (R < B ? R : B) : (G < B ? G : B);
+            if (nv < NPX) {
+                pv[nv] = (float)mx;
+                ps[nv] = (float)(mx > 1.0 ? (mx - mn) / mx : 0.0);
+                pcb[nv] = (float)cb;
+                pcr[nv] = (float)cr;
+                pdu[nv] = (float)du;
+                pdv[nv] = (float)dv;
+                hist[(int)cr_det_clamp(mx / 4.0, 0.0, 63.0)]++;
+                nv++;
+            }
+        }
+    }
+    /* 90th percentile of the brightness */
+    {
+        int c = 0, want = (int)(0.9 * nv);
+
+        for (k = 0; k < 64; k++) {
+            c += hist[k];
+            if (c > want) {
+                vmax_ref = 4.0 * k + 2.0;
+                break;
+            }
+        }
+    }
+    /* white is judged against the white reference learned from white balls
+     * (a dark ball's own brightest pixels are not white) */
+    wlevel = vmax_ref;
+    if (d->white_n > 5 && d->white_ratio * bgl > wlevel)
+        wlevel = d->white_ratio * bgl;
+    /* pass 2: white, dark and coloured pixels */
+    for (k = 0; k < nv; k++) {
+        double v = pv[k], s = ps[k];
+
+        if (s < 0.3 && v > 0.55 * wlevel && v > 0.7 * bgl) {
+            n_white++;
+            wsx += pdu[k], wsy += pdv[k], wsxx += pdu[k] * pdu[k] + pdv[k] * pdv[k];
+        }
+        else if (v < 0.3 * vmax_ref || v < 0.35 * bgl || (s < 0.3 && v < 0.55 * vmax_ref))
+            n_dark++;
+        else {
+            double cl = hypot(pcb[k], pcr[k]);
+
+            n_col++;
+            if (cl > 0.0) {
+                scb += s * pcb[k] / cl;
+                scr += s * pcr[k] / cl;
+            }
+            ssum += s;
+            vsum += v;
+        }
+    }
+    if (nv == 0) {
+        for (k = 0; k < CR_COLOUR_COUNT; k++)
+            o->colour_p[k] = 1.0f / CR_COLOUR_COUNT;
+        for (k = 0; k < CR_VISION_MAX_BALLS; k++)
+            o->id_p[k] = 1.0f / CR_VISION_MAX_BALLS;
+        o->white_frac = 0.0f;
+        return n ? 1.0 - (double)n_cloth / n : 0.0;
+    }
+    wf = (double)n_white / nv;
+    if (n_white > 0) {
+        /* spread of the white about its own centre: a number circle is a
+         * compact spot (rms <= 0.31 r), a stripe's white is two polar caps
+         * or a wide cap */
+        double mx_ = wsx / n_white, my_ = wsy / n_white;
+
+        rms_w = sqrt(fmax(wsxx / n_white - mx_ * mx_ - my_ * my_, 0.0)) / o->r_px;
+    }
+    colour_frac = (double)n_col / nv;
+    dark_frac = (double)n_dark / nv;
+    if (n_col > 0) {
+        hue = atan2(scr, scb) * 180.0 / CR_DET_PI;
+        sat = ssum / n_col;
+        val_rel = vsum / n_col / bgl;
+    }
+    /* log-likelihoods of the dominant non-white colour; hue is the angle in the CbCr plane */
+    for (k = 1; k < CR_COLOUR_COUNT; k++) {
+        const double *c = cr_det_class_rgb[k];
+        double l = 0.0, mx = c[0] > c[1] ? (c[0] > c[2] ? c[0] : c[2]) : (c[1] > c[2] ? c[1] : c[2]);
+        double mn = c[0] < c[1] ? (c[0] < c[2] ? c[0] : c[2]) : (c[1] < c[2] ? c[1] : c[2]);
+        double ccb = -0.148223 * c[0] - 0.290993 * c[1] + 0.439216 * c[2];
+        double ccr = 0.439216 * c[0] - 0.367788 * c[1] - 0.071427 * c[2];
+        double h = atan2(ccr, ccb) * 180.0 / CR_DET_PI, s = (mx - mn) / mx;
+
+        if (k == CR_COLOUR_BLACK) {
+            double nw = 1.0 - wf;
+
+            l = nw > 0.05 ? -0.5 * pow((1.0 - dark_frac / nw) / 0.25, 2.0) : -4.0;
+        } else if (n_col < 3) {
+            l = -6.0;
+        } else {
+            double dh = cr_det_hue_diff(hue, h) / 14.0;
+
+            l = -0.5 * dh * dh;
+            /* red and maroon share their hue: brightness against the white
+             * reference (learned from white balls, both relative to the cloth beside them) */
+            if ((k == CR_COLOUR_RED || k == CR_COLOUR_MAROON) && d->white_n > 5)
+                l += -0.5 * pow(log(val_rel / d->white_ratio / (mx / 242.0)) / 0.3, 2.0);
+            l += -0.5 * pow((sat - s) / 0.3, 2.0);
+            l += -0.5 * pow((1.0 - colour_frac / (1.0 - wf + 1e-9)) / 0.5, 2.0);
+        }
+        lw[k] = l;
+    }
+    lw[CR_COLOUR_WHITE] = -0.5 * pow((1.0 - wf) / 0.12, 2.0);
+    {
+        double mx = -1e300, s = 0.0;
+
+        for (k = 0; k < CR_COLOUR_COUNT; k++)
+            if (lw[k] > mx)
+                mx = lw[k];
+        for (k = 0; k < CR_COLOUR_COUNT; k++)
+            s += lw[k] = exp(lw[k] - mx);
+        for (k = 0; k < CR_COLOUR_COUNT; k++)
+            o->colour_p[k] = (float)(lw[k] / s);
+    }
+    o->white_frac = (float)wf;
+    /* learn the white reference from confident, sharp white balls */
+    if (o->colour_p[CR_COLOUR_WHITE] > 0.9f && vmax_ref > bgl && o->blur_dx == 0.0 && o->blur_dy == 0.0) {
+        double ratio = vmax_ref / bgl;
+
+        d->white_ratio = d->white_n ? d->white_ratio + (ratio - d->white_ratio) / (d->white_n < 50 ? d->white_n + 1 : 50)
+                                    : ratio;
+        d->white_n++;
+    }
+    /* ids: solids show little white, stripes a lot, the cue ball all (and
+     * so does a stripe seen from its pole, a few per cent of orientations) */
+    {
+        double compact = 1.0 - cr_det_smoothstep(0.3, 0.42, rms_w);
+        double f_solid = wf < 0.1 ? 1.0 : compact * (1.0 - cr_det_smoothstep(0.35, 0.6, wf));
+        double f_stripe = wf < 0.05 ? 0.02 : (1.0 - compact) * cr_det_smoothstep(0.05, 0.25, wf) + 0.02;
+        double f_cue = cr_det_smoothstep(0.75, 0.95, wf), pole = 0.04;
+
+        for (k = 0; k < 16; k++)
+            lid[k] = 0.0;
+        lid[0] = o->colour_p[CR_COLOUR_WHITE] * f_cue + 1e-4;
+        for (k = 1; k <= 7; k++) {
+            lid[k] = o->colour_p[k] * f_solid + 1e-4;
+            lid[k + 8] = o->colour_p[k] * f_stripe + o->colour_p[CR_COLOUR_WHITE] * pole + 1e-4;
+        }
+        lid[8] = o->colour_p[CR_COLOUR_BLACK] * f_solid + 1e-4;
+        sumw = 0.0;
+        for (k = 0; k < 16; k++)
+            sumw += lid[k];
+        for (k = 0; k < 16; k++)
+            o->id_p[k] = (float)(lid[k] / sumw);
+    }
+    return n ? 1.0 - (double)n_cloth / n : 0.0;
+}
+
+/* ---- the per-frame run -------------------------------------------------------------------- */
+
+/* Fits candidate c; fills *o and returns true for a ball. */
+static bool cr_det_refine(cr_detector_t *d, const cr_yuv_image_t *img, const cr_det_cand_t *cd, cr_detection_t *o)
+{
+    const double R = d->tab.ball_radius_mm;
+    double s[CR_DET_RAYS][2], n[CR_DET_RAYS][2], c[2], r_px = 0.0, x, y, t[2] = {0, 0}, dl = 0.0, rms = 0.0;
+    double sup = 0.0, u = cd->u, v = cd->v, w_in, w_out, bx = 0.0, by = 0.0, w_extra = 0.0;
+    cr_det_rays_t rs;
+    int it, n_in = 0, k;
+
+    if (!cr_camera_unproject_plane(&d->cam, u, v, R, &x, &y))
+        return false;
+    for (it = 0; it < 4; it++) {
+        if (!cr_det_outline(d, x, y, s, n, c, &r_px))
+            return false;
+        w_in = 2.0 + 0.25 * r_px + (it > 0 ? fmax(hypot(bx, by), w_extra) : 0.0);
+        w_out = w_in;
+        cr_det_rays(d, img, s, n, w_in, w_out, &rs);
+        sup = cr_det_fit(&rs, n, r_px, t, &dl, &rms, &n_in);
+        /* hopeless after the first look: stop early */
+        if (n_in < 6 || (it == 0 && sup < 0.6 * d->p.min_support))
+            return false;
+        u = c[0] + t[0];
+        v = c[1] + t[1];
+        if (!cr_camera_unproject_plane(&d->cam, u, v, R, &x, &y))
+            return false;
+        /* streak: lobe widths beyond the sharp ones grow with |b . n| */
+        {
+            double A[3][3] = {{0}}, B[3] = {0}, wmin = 1e9, sol[3], det;
+            int m = 0;
+
+            int n_wide = 0;
+
+            for (k = 0; k < CR_DET_RAYS; k++) {
+                if (rs.wt[0][k] > 0.0 && rs.cloth_out[0][k] && rs.wd[0][k] < wmin)
+                    wmin = rs.wd[0][k];
+                n_wide += rs.wt[0][k] > 0.0 && rs.wd[0][k] > 0.6 * (w_in + w_out);
+            }
+            /* edges as wide as the window: a streak; look wider next time */
+            if (n_wide >= 4)
+                w_extra = r_px;
+            for (k = 0; k < CR_DET_RAYS; k++) {
+                double bn, f[3];
+                int i2, j2;
+
+                if (rs.wt[0][k] <= 0.0 || !rs.cloth_out[0][k])
+                    continue;
+                bn = 0.5 * (rs.wd[0][k] - wmin);
+                f[0] = n[k][0] * n[k][0], f[1] = 2.0 * n[k][0] * n[k][1], f[2] = n[k][1] * n[k][1];
+                for (i2 = 0; i2 < 3; i2++) {
+                    for (j2 = 0; j2 < 3; j2++)
+                        A[i2][j2] += f[i2] * f[j2];
+                    B[i2] += f[i2] * bn * bn;
+                }
+                m++;
+            }
+            bx = by = 0.0;
+            det = A[0][0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) -
+                  A[0][1] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) + A[0][2] * (A[1][0] * A[2][1] - A[1][1] * A[2][0]);
+            if (m >= 8 && fabs(det) > 1e-9) {
+                double mxx, mxy, myy, tr, dt, l1, ex, ey, el;
+
+                sol[0] = (B[0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) - A[0][1] * (B[1] * A[2][2] - A[1][2] * B[2]) +
+                          A[0][2] * (B[1] * A[2][1] - A[1][1] * B[2])) / det;
+                sol[1] = (A[0][0] * (B[1] * A[2][2] - A[1][2] * B[2]) - B[0] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
+                          A[0][2] * (A[1][0] * B[2] - B[1] * A[2][0])) / det;
+                sol[2] = (A[0][0] * (A[1][1] * B[2] - B[1] * A[2][1]) - A[0][1] * (A[1][0] * B[2] - B[1] * A[2][0]) +
+                          B[0] * (A[1][0] * A[2][1] - A[1][1] * A[2][0])) / det;
+                mxx = sol[0], mxy = sol[1], myy = sol[2];
+                tr = mxx + myy;
+                dt = mxx * myy - mxy * mxy;
+                l1 = 0.5 * tr + sqrt(fmax(0.25 * tr * tr - dt, 0.0));
+                if (l1 > 1.0) {
+                    if (fabs(mxy) > 1e-12)
+                        ex = l1 - myy, ey = mxy;
+                    else if (mxx >= myy)
+                        ex = 1.0, ey = 0.0;
+                    else
+                        ex = 0.0, ey = 1.0;
+                    el = hypot(ex, ey);
+                    bx = ex / el * sqrt(l1);
+                    by = ey / el * sqrt(l1);
+                }
+            }
+        }
+        if (hypot(t[0], t[1]) < 0.1 && it > 0)
+            break;
+    }
+    /* the radius is known: edges much inside or outside the predicted
+     * outline belong to something else (a spot, the cue, a hand) */
+    if (sup < d->p.min_support || fabs(dl) > 0.75 + 0.08 * r_px)
+        return false;
+    if (!cr_det_centre_ok(d, x, y, 0.1 * R))
+        return false;
+    memset(o, 0, sizeof *o);
+    o->u = u;
+    o->v = v;
+    o->x = x;
+    o->y = y;
+    o->r_px = r_px;
+    {
+        double mm_per_px = R / r_px;
+
+        /* fit scatter plus a systematic part (edge model, compression), wider
+         * when less of the outline agrees */
+        o->sigma_mm = mm_per_px * (0.12 + (n_in > 0 ? 2.0 * rms / sqrt((double)n_in) : 1.0)) / sqrt(sup);
+        if (hypot(bx, by) > 0.25 * r_px) {
+            double x0, y0, x1, y1;
+
+            if (cr_camera_unproject_plane(&d->cam, u - bx, v - by, R, &x0, &y0) &&
+                cr_camera_unproject_plane(&d->cam, u + bx, v + by, R, &x1, &y1)) {
+                o->blur_dx = 0.5 * (x1 - x0);
+                o->blur_dy = 0.5 * (y1 - y0);
+            }
+        }
+    }
+    o->visible = (float)cr_det_clamp(sup / 0.85, 0.0, 1.0);
+    /* half the outline seen and agreeing: an even chance; three quarters: sure */
+    o->score = (float)cr_det_clamp((sup - 0.25) / 0.5, 0.0, 1.0);
+    return true;
+}
+
+/* How far from (u, v) along (pu, pv) the frame stays unlike the cloth,
+ * px, up to lim. */
+static double cr_det_extent(const cr_detector_t *d, const cr_yuv_image_t *img, double u, double v, double pu,
+                            double pv, double lim)
+{
+    double t;
+
+    for (t = 0.0; t <= lim; t += 0.5) {
+        double c[3];
+        float o[3];
+
+        cr_det_colour_at(d, img, u + t * pu, v + t * pv, c);
+        o[0] = (float)c[0], o[1] = (float)c[1], o[2] = (float)c[2];
+        if (cr_det_is_cloth(d, o, cr_det_bg_at(d, u + t * pu, v + t * pv)))
+            return t;
+    }
+    return lim;
+}
+
+/* A fast ball smears into a streak whose two ends look like two balls.
+ * Two detections are one streak when the frame between them is as wide as
+ * a ball all along (two balls side by side, or touching, are narrower at
+ * the middle or at their contact). The merged detection sits at the
+ * middle of the streak (mid-exposure), with half its length as blur.
+ * Returns the new count. */
+static int cr_det_merge_streaks(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t *dets, uint8_t *reuse,
+                                int nd)
+{
+    const double R = d->tab.ball_radius_mm;
+    int pass;
+
+    for (pass = 0; pass < 4; pass++) {
+        int i, j, bi = -1, bj = -1;
+        double best = 0.0;
+
+        for (i = 0; i < nd; i++)
+            for (j = i + 1; j < nd; j++) {
+                double r = 0.5 * (dets[i].r_px + dets[j].r_px), du = dets[j].u - dets[i].u,
+                       dv = dets[j].v - dets[i].v, D = hypot(du, dv), au, av;
+                int q, ok = 1;
+
+                if (D < 1.2 * r || D > 8.0 * r || D <= best || (reuse[i] && reuse[j]))
+                    continue;
+                /* both ends show the same ball */
+                {
+                    int ci = 0, cj = 0, c;
+                    double same = 0.0;
+
+                    for (c = 0; c < CR_COLOUR_COUNT; c++) {
+                        ci = dets[i].colour_p[c] > dets[i].colour_p[ci] ? c : ci;
+                        cj = dets[j].colour_p[c] > dets[j].colour_p[cj] ? c : cj;
+                        same += sqrt(dets[i].colour_p[c] * dets[j].colour_p[c]);
+                    }
+                    if (ci != cj || same < 0.5 || fabs(dets[i].white_frac - dets[j].white_frac) > 0.3)
+                        continue;
+                }
+                au = du / D, av = dv / D;
+                for (q = -1; q <= 1 && ok; q++) {
+                    double mu = dets[i].u + (0.5 + 0.25 * q) * du, mv = dets[i].v + (0.5 + 0.25 * q) * dv;
+                    double wp = cr_det_extent(d, img, mu, mv, -av, au, 1.6 * r);
+                    double wm = cr_det_extent(d, img, mu, mv, av, -au, 1.6 * r);
+
+                    ok = wp > 0.7 * r && wp < 1.35 * r && wm > 0.7 * r && wm < 1.35 * r;
+                }
+                if (ok)
+                    best = D, bi = i, bj = j;
+            }
+        if (bi < 0)
+            break;
+        {
+            cr_detection_t m = dets[bi].score >= dets[bj].score ? dets[bi] : dets[bj];
+            double u = 0.5 * (dets[bi].u + dets[bj].u), v = 0.5 * (dets[bi].v + dets[bj].v), x, y, x0, y0, x1, y1;
+            double au = dets[bj].u - dets[bi].u, av = dets[bj].v - dets[bi].v, D = hypot(au, av);
+            const double su = dets[bi].u, sv = dets[bi].v;
+            int k;
+
+            if (!cr_camera_unproject_plane(&d->cam, u, v, R, &x, &y) ||
+                !cr_camera_unproject_plane(&d->cam, dets[bi].u, dets[bi].v, R, &x0, &y0) ||
+                !cr_camera_unproject_plane(&d->cam, dets[bj].u, dets[bj].v, R, &x1, &y1))
+                break;
+            m.u = u, m.v = v, m.x = x, m.y = y;
+            m.blur_dx = 0.5 * (x1 - x0);
+            m.blur_dy = 0.5 * (y1 - y0);
+            m.sigma_mm += 0.1 * hypot(m.blur_dx, m.blur_dy);
+            m.score = (float)fmin(dets[bi].score, dets[bj].score);
+            /* drop both ends and whatever else lies on the streak */
+            for (k = 0; k < nd; k++) {
+                double t = ((dets[k].u - su) * au + (dets[k].v - sv) * av) / (D * D);
+                double pu = su + t * au - dets[k].u, pv = sv + t * av - dets[k].v;
+
+                if (t > -0.3 && t < 1.3 && hypot(pu, pv) < 0.8 * dets[k].r_px) {
+                    dets[k] = dets[nd - 1];
+                    reuse[k] = reuse[nd - 1];
+                    nd--;
+                    k--;
+                }
+            }
+            reuse[nd] = 0;
+            dets[nd++] = m;
+        }
+    }
+    return nd;
+}
+
+int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t *out, int max, int *n)
+{
+    const int gw = d ? d->gw : 0, gh = d ? d->gh : 0;
+    size_t k, ng;
+    int gi, gj, i, j, nd = 0, regions = 0, searched = 0, first;
+    double t0, t1, t2, t3, t_change2;
+    float t_fg2;
+
+    if (!d || !img || !n || (!out && max > 0) || max < 0 || !img->y || !img->u || !img->v)
+        return CR_ERR_INVALID;
+    if (img->width != d->w || img->height != d->h || img->stride_y < d->w || img->stride_u < d->hw ||
+        img->stride_v < d->hw)
+        return CR_ERR_INVALID;
+    *n = 0;
+    t0 = cr_det_now_ms();
+    ng = (size_t)gw * gh;
+    /* 1. coarse samples and foreground */
+    for (gj = 0; gj < gh; gj++)
+        for (gi = 0; gi < gw; gi++) {
+            k = (size_t)gj * gw + gi;
+            if (d->gmask[k])
+                cr_det_sample(d, img, gi, gj, d->obs + 3 * k);
+        }
+    first = !d->have_bg;
+    if (first)
+        cr_det_learn_bg(d);
+    t_fg2 = (float)(d->t_fg * d->t_fg);
+    d->cap_cand = first ? 4 * d->p.max_candidates : d->p.max_candidates;
+    t_change2 = d->p.change_sigmas * d->noise;
+    if (t_change2 < 2.0)
+        t_change2 = 2.0;
+    t_change2 *= t_change2;
+    for (k = 0; k < ng; k++) {
+        const float *o = d->obs + 3 * k, *b = d->bg + 3 * k;
+        float e0 = o[0] - b[0], e1 = o[1] - b[1], e2 = o[2] - b[2];
+
+        d->fg[k] = d->gmask[k] && e0 * e0 + e1 * e1 + e2 * e2 > t_fg2;
+        d->seen[k] = 0;
+        d->covered[k] = 0;
+    }
+    d->n_cand = 0;
+    memset(d->prev_dead, 0, (size_t)d->n_prev);
+    t1 = cr_det_now_ms();
+    /* 2. regions: connected foreground samples, grown to a region of
+     * interest; one that changed since it was last examined is searched
+     * again, and the last frame's detections inside it are dropped; the
+     * others keep the detections they had */
+    for (k = 0; k < ng; k++) {
+        int sp = 0, bx0, by0, bx1, by1, pad, x0, y0, x1, y1, c0, c1, r0, r1, changed;
+        cr_det_roi_t *ro;
+
+        if (!d->fg[k] || d->seen[k])
+            continue;
+        bx0 = bx1 = (int)(k % gw);
+        by0 = by1 = (int)(k / gw);
+        d->seen[k] = 1;
+        d->stack[sp++] = (int)k;
+        while (sp > 0) {
+            int q = d->stack[--sp], qi = q % gw, qj = q / gw, di, dj;
+
+            bx0 = qi < bx0 ? qi : bx0;
+            bx1 = qi > bx1 ? qi : bx1;
+            by0 = qj < by0 ? qj : by0;
+            by1 = qj > by1 ? qj : by1;
+            for (dj = -1; dj <= 1; dj++)
+                for (di = -1; di <= 1; di++) {
+                    int xi = qi + di, yj = qj + dj;
+                    size_t kk;
+
+                    if (xi < 0 || yj < 0 || xi >= gw || yj >= gh)
+                        continue;
+                    kk = (size_t)yj * gw + xi;
+                    if (d->fg[kk] && !d->seen[kk]) {
+                        d->seen[kk] = 1;
+                        d->stack[sp++] = (int)kk;
+                    }
+                }
+        }
+        pad = (int)ceil(0.5 * d->r_max_px) + d->gs + 3;
+        x0 = bx0 * d->gs - pad, y0 = by0 * d->gs - pad, x1 = bx1 * d->gs + pad + 1, y1 = by1 * d->gs + pad + 1;
+        x0 = x0 < 0 ? 0 : x0;
+        y0 = y0 < 0 ? 0 : y0;
+        x1 = x1 > d->hw ? d->hw : x1;
+        y1 = y1 > d->hh ? d->hh : y1;
+        changed = first || d->p.change_sigmas <= 0.0 || regions >= CR_DET_MAX_ROIS;
+        c0 = x0 / d->gs, c1 = (x1 - 1) / d->gs, r0 = y0 / d->gs, r1 = (y1 - 1) / d->gs;
+        for (gj = r0; gj <= r1 && !changed; gj++)
+            for (gi = c0; gi <= c1; gi++) {
+                size_t kk = (size_t)gj * gw + gi;
+                const float *o = d->obs + 3 * kk, *rf = d->ref + 3 * kk;
+                double e0 = o[0] - rf[0], e1 = o[1] - rf[1], e2 = o[2] - rf[2];
+
+                if (d->gmask[kk] && e0 * e0 + e1 * e1 + e2 * e2 > t_change2) {
+                    changed = 1;
+                    break;
+                }
+            }
+        if (regions < CR_DET_MAX_ROIS) {
+            ro = &d->rois[regions];
+            ro->x0 = x0, ro->y0 = y0, ro->x1 = x1, ro->y1 = y1, ro->changed = changed;
+        }
+        regions++;
+        if (changed) {
+            int a;
+
+            searched++;
+
+            int ex0 = x0, ey0 = y0, ex1 = x1, ey1 = y1;
+
+            /* searched again: the last frame's balls here must be found
+             * again, so the search covers them whole */
+            for (a = 0; a < d->n_prev; a++)
+                if (d->prev[a].u >= 2.0 * x0 && d->prev[a].u < 2.0 * x1 && d->prev[a].v >= 2.0 * y0 &&
+                    d->prev[a].v < 2.0 * y1) {
+                    const cr_detection_t *o = &d->prev[a];
+                    double m = 0.5 * o->r_px + 4.0;
+
+                    d->prev_dead[a] = 1;
+                    ex0 = (int)floor(0.5 * o->u - m) < ex0 ? (int)floor(0.5 * o->u - m) : ex0;
+                    ey0 = (int)floor(0.5 * o->v - m) < ey0 ? (int)floor(0.5 * o->v - m) : ey0;
+                    ex1 = (int)ceil(0.5 * o->u + m) > ex1 ? (int)ceil(0.5 * o->u + m) : ex1;
+                    ey1 = (int)ceil(0.5 * o->v + m) > ey1 ? (int)ceil(0.5 * o->v + m) : ey1;
+                }
+            x0 = ex0 < 0 ? 0 : ex0;
+            y0 = ey0 < 0 ? 0 : ey0;
+            x1 = ex1 > d->hw ? d->hw : ex1;
+            y1 = ey1 > d->hh ? d->hh : ey1;
+            c0 = x0 / d->gs, c1 = (x1 - 1) / d->gs, r0 = y0 / d->gs, r1 = (y1 - 1) / d->gs;
+            for (gj = r0; gj <= r1; gj++)
+                for (gi = c0; gi <= c1; gi++) {
+                    size_t kk = (size_t)gj * gw + gi;
+
+                    memcpy(d->ref + 3 * kk, d->obs + 3 * kk, 3 * sizeof(float));
+                }
+            cr_det_hough_roi(d, img, x0, y0, x1, y1);
+        }
+    }
+    /* the last frame's balls in regions that did not change */
+    for (i = 0; i < regions && i < CR_DET_MAX_ROIS; i++) {
+        const cr_det_roi_t *ro = &d->rois[i];
+        int a;
+
+        if (ro->changed)
+            continue;
+        for (a = 0; a < d->n_prev && nd < 2 * CR_VISION_MAX_DETECTIONS; a++) {
+            const cr_detection_t *o = &d->prev[a];
+
+            if (d->prev_dead[a] || o->u < 2.0 * ro->x0 || o->u >= 2.0 * ro->x1 || o->v < 2.0 * ro->y0 ||
+                o->v >= 2.0 * ro->y1)
+                continue;
+            d->prev_dead[a] = 1; /* taken */
+            d->reuse[nd] = 1;
+            d->dets[nd++] = *o;
+        }
+    }
+    t2 = cr_det_now_ms();
+    /* 3. fits, strongest candidates first */
+    {
+        int a, b;
+
+        /* sort candidates by Hough score (insertion sort; few) */
+        for (a = 1; a < d->n_cand; a++) {
+            cr_det_cand_t c = d->cand[a];
+
+            for (b = a - 1; b >= 0 && d->cand[b].score < c.score; b--)
+                d->cand[b + 1] = d->cand[b];
+            d->cand[b + 1] = c;
+        }
+        for (a = 0; a < d->n_cand && nd < 2 * CR_VISION_MAX_DETECTIONS; a++) {
+            cr_detection_t det;
+            int dup = 0;
+
+            /* skip candidates on a ball already found */
+            for (b = 0; b < nd; b++)
+                if (hypot(d->cand[a].u - d->dets[b].u, d->cand[a].v - d->dets[b].v) < 0.9 * d->dets[b].r_px) {
+                    dup = 1;
+                    break;
+                }
+            if (dup)
+                continue;
+            if (!cr_det_refine(d, img, &d->cand[a], &det))
+                continue;
+            for (b = 0; b < nd; b++)
+                if (hypot(det.u - d->dets[b].u, det.v - d->dets[b].v) < 1.2 * det.r_px) {
+                    dup = 1;
+                    if (det.score > d->dets[b].score)
+                        d->dets[b] = det;
+                    break;
+                }
+            if (!dup) {
+                d->reuse[nd] = 0;
+                d->dets[nd++] = det;
+            }
+        }
+    }
+    for (i = 0; i < nd; i++)
+        if (!d->reuse[i] && cr_det_identify(d, img, &d->dets[i]) < d->p.min_interior && d->dets[i].score < 0.9f) {
+            d->dets[i] = d->dets[nd - 1];
+            d->reuse[i] = d->reuse[nd - 1];
+            nd--;
+            i--;
+        }
+    nd = cr_det_merge_streaks(d, img, d->dets, d->reuse, nd);
+    /* best score first (insertion sort: few, and no allocation) */
+    for (i = 1; i < nd; i++) {
+        cr_detection_t t = d->dets[i];
+
+        for (j = i - 1; j >= 0 && d->dets[j].score < t.score; j--)
+            d->dets[j + 1] = d->dets[j];
+        d->dets[j + 1] = t;
+    }
+    memcpy(d->prev, d->dets, (size_t)nd * sizeof *d->dets);
+    d->n_prev = nd;
+    /* coverage for the background update */
+    for (i = 0; i < nd; i++) {
+        const cr_detection_t *o = &d->dets[i];
+        double rr = (o->r_px + 2.0 * d->gs + hypot(o->blur_dx, o->blur_dy) * o->r_px / d->tab.ball_radius_mm) * 0.5 /
+                    d->gs;
+        double ci = (o->u - 0.5) * 0.5 / d->gs, cj = (o->v - 0.5) * 0.5 / d->gs;
+        int a0 = (int)floor(ci - rr), a1 = (int)ceil(ci + rr), b0 = (int)floor(cj - rr), b1 = (int)ceil(cj + rr);
+
+        for (j = b0 < 0 ? 0 : b0; j <= b1 && j < gh; j++)
+            for (gi = a0 < 0 ? 0 : a0; gi <= a1 && gi < gw; gi++)
+                if ((gi - ci) * (gi - ci) + (j - cj) * (j - cj) <= rr * rr)
+                    d->covered[(size_t)j * gw + gi] = 1;
+    }
+    if (first) {
+        /* what differs from the cloth in the first frame and is no ball is
+         * part of the scene (pocket holes, cushion faces, spots) */
+        for (k = 0; k < ng; k++)
+            if (d->fg[k] && !d->covered[k])
+                memcpy(d->bg + 3 * k, d->obs + 3 * k, 3 * sizeof(float));
+    } else {
+        cr_det_update_bg(d);
+    }
+    for (i = 0; i < nd && *n < max; i++)
+        if (d->dets[i].score >= d->p.min_score)
+            out[(*n)++] = d->dets[i];
+    t3 = cr_det_now_ms();
+    d->prof.ms_coarse = t1 - t0;
+    d->prof.ms_hough = t2 - t1;
+    d->prof.ms_fit = t3 - t2;
+    d->prof.regions = regions;
+    d->prof.searched = searched;
+    d->prof.candidates = d->n_cand;
+    return CR_OK;
+}

@@ -3,6 +3,9 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "cr_calib.h"
 
 #include "calib_file.h"
 
@@ -43,4 +46,131 @@ int cr_calib_file_write(json_t *root, const char *path)
         return -1;
     }
     return 0;
+}
+
+static int get_num(json_t *o, const char *key, double *v)
+{
+    json_t *j = json_object_get(o, key);
+
+    if (!json_is_number(j))
+        return -1;
+    *v = json_number_value(j);
+    return isfinite(*v) ? 0 : -1;
+}
+
+static int get_nums(json_t *arr, double *v, size_t n)
+{
+    size_t i;
+
+    if (!json_is_array(arr) || json_array_size(arr) != n)
+        return -1;
+    for (i = 0; i < n; i++) {
+        json_t *j = json_array_get(arr, i);
+
+        if (!json_is_number(j))
+            return -1;
+        v[i] = json_number_value(j);
+        if (!isfinite(v[i]))
+            return -1;
+    }
+    return 0;
+}
+
+static int camera_from_h(const double h[9], int w, int hgt, double k1, cr_camera_t *cam, char *source,
+                         size_t srclen)
+{
+    bool solved = false;
+
+    if (cr_camera_from_homography(h, w, hgt, 0.0, 0.0, 0.0, CR_CALIB_HEIGHT_PRIOR_MM, cam, &solved) != CR_OK)
+        return -1;
+    /* k1 given on width-normalised coordinates: rescale to fx-normalised */
+    cam->k1 = k1 * (cam->fx / w) * (cam->fx / w);
+    snprintf(source, srclen, "%s", solved ? "homography, focal length solved" : "homography, 3 m height assumed");
+    return 0;
+}
+
+int cr_calib_camera_from_corners(const double corners_px[4][2], int width, int height, const cr_table_t *t,
+                                 cr_camera_t *cam, char *source, size_t srclen)
+{
+    const double tab[4][2] = {{0.0, 0.0}, {0.0, t->width_mm}, {t->length_mm, t->width_mm}, {t->length_mm, 0.0}};
+    double h[9];
+
+    if (!cr_calib_homography4(tab, corners_px, h))
+        return -1;
+    return camera_from_h(h, width, height, 0.0, cam, source, srclen);
+}
+
+int cr_calib_file_read(const char *path, cr_calib_file_t *out, char *err, size_t errlen)
+{
+    json_error_t jerr;
+    json_t *root = json_load_file(path, 0, &jerr), *img, *tab, *cam, *head;
+    double v[9], len, wid;
+    int i;
+
+    if (!root) {
+        snprintf(err, errlen, "%s: %s", path, jerr.text);
+        return -1;
+    }
+    memset(out, 0, sizeof(*out));
+    img = json_object_get(root, "image");
+    tab = json_object_get(root, "table");
+    head = json_object_get(root, "head");
+    if (!json_is_object(img) || get_num(img, "width", &v[0]) || get_num(img, "height", &v[1]) || v[0] < 1 ||
+        v[1] < 1 || v[0] > 16384 || v[1] > 16384) {
+        snprintf(err, errlen, "%s: no valid \"image\": {\"width\", \"height\"}", path);
+        goto fail;
+    }
+    out->width = (int)v[0];
+    out->height = (int)v[1];
+    if (!json_is_object(tab) || get_num(tab, "length_mm", &len) || get_num(tab, "width_mm", &wid) || len < 500 ||
+        wid < 250 || len > 10000 || wid > 5000) {
+        snprintf(err, errlen, "%s: no valid \"table\": {\"length_mm\", \"width_mm\"}", path);
+        goto fail;
+    }
+    cr_table_init(&out->table, len, wid);
+    {
+        json_t *c = json_object_get(root, "corners_px");
+
+        for (i = 0; i < 4; i++)
+            if (!json_is_array(c) || json_array_size(c) != 4 || get_nums(json_array_get(c, i), out->corners_px[i], 2)) {
+                snprintf(err, errlen, "%s: \"corners_px\" must be four [x, y] pairs", path);
+                goto fail;
+            }
+    }
+    snprintf(out->head, sizeof(out->head), "%s", json_is_string(head) ? json_string_value(head) : "left");
+    cam = json_object_get(root, "camera");
+    if (json_is_object(cam)) {
+        cr_camera_t *c = &out->camera;
+
+        if (get_num(cam, "fx", &c->fx) || get_num(cam, "fy", &c->fy) || get_num(cam, "cx", &c->cx) ||
+            get_num(cam, "cy", &c->cy) || get_num(cam, "k1", &c->k1) || get_num(cam, "k2", &c->k2) ||
+            get_nums(json_object_get(cam, "rotation"), c->rot, 9) ||
+            get_nums(json_object_get(cam, "position_mm"), c->pos, 3) || c->fx <= 0 || c->fy <= 0) {
+            snprintf(err, errlen, "%s: \"camera\" needs fx, fy, cx, cy, k1, k2, rotation[9], position_mm[3]", path);
+            goto fail;
+        }
+        c->width = out->width;
+        c->height = out->height;
+        snprintf(out->camera_source, sizeof(out->camera_source), "camera block");
+    } else if (get_nums(json_object_get(root, "table_to_undistorted_px"), v, 9) == 0) {
+        double k1 = 0.0;
+        json_t *d = json_object_get(root, "distortion");
+
+        if (json_is_object(d))
+            get_num(d, "k1", &k1);
+        if (camera_from_h(v, out->width, out->height, k1, &out->camera, out->camera_source,
+                          sizeof(out->camera_source)) != 0) {
+            snprintf(err, errlen, "%s: the homography does not describe a camera above the table", path);
+            goto fail;
+        }
+    } else if (cr_calib_camera_from_corners(out->corners_px, out->width, out->height, &out->table, &out->camera,
+                                            out->camera_source, sizeof(out->camera_source)) != 0) {
+        snprintf(err, errlen, "%s: the corners do not form a quadrilateral", path);
+        goto fail;
+    }
+    json_decref(root);
+    return 0;
+fail:
+    json_decref(root);
+    return -1;
 }

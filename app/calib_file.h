@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "cr_camera.h"
 #include "cr_table.h"
 
 /* A new object with version, image, table, corners_px (head-left,
@@ -19,5 +20,30 @@ json_t *cr_calib_file_new(int width, int height, const cr_table_t *t, const doub
 /* Writes root to path through path.tmp and a rename, and drops the reference.
  * Returns 0, or -1 with nothing left at path.tmp (path is untouched). */
 int cr_calib_file_write(json_t *root, const char *path);
+
+/* What a calibration file says, ready for use. */
+typedef struct {
+    int width, height;         /* image size */
+    cr_table_t table;          /* from the file's table size */
+    double corners_px[4][2];   /* head-left, head-right, foot-right, foot-left */
+    char head[8];              /* "left", "right", "top", "bottom" */
+    cr_camera_t camera;        /* the posed camera */
+    char camera_source[64];    /* where the camera came from, for the summary */
+} cr_calib_file_t;
+
+/* Camera height assumed when nothing in a file or view fixes it, mm. */
+#define CR_CALIB_HEIGHT_PRIOR_MM 3000.0
+
+/* Reads a calibration file (SPEC §5): the required fields, then the camera:
+ * the "camera" block when present (cueref sim, cueref calibrate), else the
+ * "table_to_undistorted_px" homography with "distortion", else the corners
+ * alone (no distortion), decomposed by cr_camera_from_homography. Returns
+ * 0, or -1 with a one-line reason in err. */
+int cr_calib_file_read(const char *path, cr_calib_file_t *out, char *err, size_t errlen);
+
+/* The camera for four playing-surface corners given in pixels (--corners),
+ * no lens distortion. Returns 0, or -1 when they are not a quadrilateral. */
+int cr_calib_camera_from_corners(const double corners_px[4][2], int width, int height, const cr_table_t *t,
+                                 cr_camera_t *cam, char *source, size_t srclen);
 
 #endif

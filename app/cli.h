@@ -6,6 +6,12 @@
 #ifndef CR_CLI_H
 #define CR_CLI_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cr_event.h"
+#include "cr_rules.h"
+
 #define CR_EXIT_OK 0
 #define CR_EXIT_FAIL 1
 #define CR_EXIT_USAGE 2
@@ -15,6 +21,34 @@ int cr_cmd_demo(int argc, char **argv);
 int cr_cmd_sim(int argc, char **argv);
 int cr_cmd_calibrate(int argc, char **argv);
 int cr_cmd_eval(int argc, char **argv);
+
+int cr_cmd_review(int argc, char **argv);
+
+/* The rules options shared by judge and review: --game, --table, --rules,
+ * --rule KEY=VALUE (repeatable), --shot-clock. */
+typedef struct {
+    const char *game;
+    const char *table;
+    const char *rules;
+    const char *shot_clock;
+    int n_rule;
+    char *rule[64];
+} cr_rules_opts_t;
+
+/* Records one of those options (c: 'g', 't', 'r', 'R', 'c' as in the
+ * commands' getopt tables). Returns CR_EXIT_OK or CR_EXIT_USAGE (printed). */
+int cr_cli_rules_option(cr_rules_opts_t *o, int c, const char *value);
+
+/* The rules parameters: the session line's table, game and edition (session
+ * may be NULL), then the options over them. Returns CR_EXIT_OK, or
+ * CR_EXIT_USAGE after printing what is wrong. */
+int cr_cli_rules_params(const cr_rules_opts_t *o, const cr_event_t *session, cr_rules_params_t *p);
+
+/* A readable line (no newline) for a ruling event; false for other events. */
+bool cr_cli_ruling_text(const cr_event_t *ev, cr_game_t game, char *out, size_t n);
+
+/* "mm:ss.s" for a media time in seconds. */
+void cr_cli_clock_text(double t, char out[32]);
 
 /* Prints "cueref: " and the message to stderr. */
 void cr_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

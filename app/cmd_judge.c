@@ -1,7 +1,6 @@
 /*
  * cmd_judge.c - `cueref judge EVENTS.jsonl [--game G]`: re-runs the rules
- * engine on an event stream and writes the foul and ruling lines it derives;
- * `cueref demo` judges the bundled example matches.
+ * engine on an event stream and writes the foul and ruling lines it derives.
  *
  * The whole input is read and judged before anything is written, so a
  * malformed line (reported as FILE:LINE) leaves no partial output.
@@ -18,9 +17,6 @@
 #include "cr_jsonl.h"
 #include "cr_rules.h"
 
-#ifndef CR_EXAMPLES_DIR
-#define CR_EXAMPLES_DIR "examples"
-#endif
 
 /* A growing text buffer for the summary. */
 typedef struct {
@@ -84,40 +80,14 @@ static int buf_printf(cr_buf_t *b, const char *fmt, ...)
     return buf_add(b, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 }
 
-static void clock_text(double t, char out[32])
-{
-    int m;
-
-    if (!isfinite(t) || t < 0) {
-        snprintf(out, 32, "--:--.-");
-        return;
-    }
-    m = (int)(t / 60.0);
-    snprintf(out, 32, "%02d:%04.1f", m, t - 60.0 * m);
-}
-
 /* One readable line per ruling (fouls are listed inside the ruling). */
 static int text_line(cr_buf_t *b, const cr_event_t *ev, cr_game_t game)
 {
-    const cr_ruling_t *r = &ev->ruling;
-    char when[32], calls[256] = "";
-    int i;
+    char line[2048];
 
-    if (ev->type != CR_EV_RULING)
+    if (!cr_cli_ruling_text(ev, game, line, sizeof(line)))
         return CR_OK;
-    clock_text(ev->t, when);
-    if (r->kind == CR_RULING_LAG)
-        return buf_printf(b, "lag at %s: %s\n", when, r->detail);
-    for (i = 0; i < r->n_fouls; i++) {
-        size_t n = strlen(calls);
-
-        snprintf(calls + n, sizeof(calls) - n, "%s%s (%s)", i ? ", " : "FOUL ", r->fouls[i],
-                 cr_rules_foul_rule(r->fouls[i], game));
-    }
-    if (r->kind == CR_RULING_BETWEEN)
-        return buf_printf(b, "between shots at %s, player %d: %s -- %s\n", when, r->player, calls, r->detail);
-    return buf_printf(b, "shot %d at %s, player %d: %s -- %s%s\n", ev->shot, when, r->player,
-                      r->legal ? "legal" : calls, r->detail, r->game_over ? "  [GAME OVER]" : "");
+    return buf_printf(b, "%s\n", line);
 }
 
 static void judge_usage(FILE *f)
@@ -139,14 +109,9 @@ static void judge_usage(FILE *f)
 }
 
 typedef struct {
-    const char *game;
-    const char *table;
-    const char *rules;
+    cr_rules_opts_t r;
     const char *out;
     bool text;
-    int n_rule;
-    char *rule[64];
-    const char *shot_clock;
 } judge_opts_t;
 
 /* Judges one stream into the buffers. Returns an exit code. */
@@ -156,7 +121,7 @@ static int judge_stream(const char *path, const judge_opts_t *o, cr_evbuf_t *eve
     cr_judge_t *judge = NULL;
     cr_rules_params_t p;
     cr_event_t *ev = NULL, *out = NULL, session;
-    int rc = CR_EXIT_FAIL, st, n, i, k;
+    int rc = CR_EXIT_FAIL, st, n, k;
 
     ev = malloc(sizeof(*ev));
     out = malloc(sizeof(*out) * CR_JUDGE_MAX_OUT);
@@ -176,51 +141,10 @@ static int judge_stream(const char *path, const judge_opts_t *o, cr_evbuf_t *eve
         goto done;
     }
 
-    cr_rules_params_defaults(&p);
-    if (isfinite(session.table_length_mm) && isfinite(session.table_width_mm) && session.table_length_mm > 0 &&
-        session.table_width_mm > 0)
-        cr_table_init(&p.table, session.table_length_mm, session.table_width_mm);
-    p.game = session.game;
-    if (o->game && cr_game_parse(o->game, &p.game) != CR_OK) {
-        cr_cli_error("unknown game '%s' (8ball, 9ball, 10ball, 14.1, none)", o->game);
-        rc = CR_EXIT_USAGE;
+    rc = cr_cli_rules_params(&o->r, &session, &p);
+    if (rc != CR_EXIT_OK)
         goto done;
-    }
-    if (o->table && cr_table_parse(o->table, &p.table) != CR_OK) {
-        cr_cli_error("bad table size '%s' (9ft, 8ft, 7ft or LxW in mm)", o->table);
-        rc = CR_EXIT_USAGE;
-        goto done;
-    }
-    if (!o->rules && session.rules[0] && cr_rules_params_set_edition(&p, session.rules) != CR_OK)
-        fprintf(stderr, "cueref: %s: unknown rules edition '%s' in the session line; using wpa2008\n", path,
-                session.rules);
-    if (o->rules && cr_rules_params_set_edition(&p, o->rules) != CR_OK) {
-        cr_cli_error("unknown rules edition '%s' (wpa2008, wpa2025, bca)", o->rules);
-        rc = CR_EXIT_USAGE;
-        goto done;
-    }
-    if (o->shot_clock && cr_rules_params_set(&p, "shot_clock", o->shot_clock) != CR_OK) {
-        cr_cli_error("bad --shot-clock '%s' (seconds, 0..3600)", o->shot_clock);
-        rc = CR_EXIT_USAGE;
-        goto done;
-    }
-    for (i = 0; i < o->n_rule; i++) {
-        char *eq = strchr(o->rule[i], '=');
-
-        if (!eq) {
-            cr_cli_error("--rule wants KEY=VALUE, got '%s'", o->rule[i]);
-            rc = CR_EXIT_USAGE;
-            goto done;
-        }
-        *eq = '\0';
-        st = cr_rules_params_set(&p, o->rule[i], eq + 1);
-        *eq = '=';
-        if (st != CR_OK) {
-            cr_cli_error("unknown rule switch or value '%s' (see docs/RULES-ENGINE.md)", o->rule[i]);
-            rc = CR_EXIT_USAGE;
-            goto done;
-        }
-    }
+    rc = CR_EXIT_FAIL;
     if (cr_judge_create(&p, &judge) != CR_OK) {
         cr_cli_error("cannot create the rules engine");
         goto done;
@@ -232,7 +156,7 @@ static int judge_stream(const char *path, const judge_opts_t *o, cr_evbuf_t *eve
     ev->game = p.game;
     ev->table_length_mm = p.table.length_mm;
     ev->table_width_mm = p.table.width_mm;
-    snprintf(ev->rules, sizeof(ev->rules), "%s", o->rules ? o->rules : (session.rules[0] ? session.rules : "wpa2008"));
+    snprintf(ev->rules, sizeof(ev->rules), "%s", o->r.rules ? o->r.rules : (session.rules[0] ? session.rules : "wpa2008"));
     if (evbuf_add(events, ev))
         goto nomem;
     if (buf_printf(text, "== %s: game %s, rules %s, table %.0f x %.0f mm\n", path, cr_game_name(p.game), ev->rules,
@@ -324,23 +248,12 @@ int cr_cmd_judge(int argc, char **argv)
     while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'g':
-            o.game = optarg;
-            break;
         case 't':
-            o.table = optarg;
-            break;
         case 'r':
-            o.rules = optarg;
-            break;
         case 'R':
-            if (o.n_rule >= 64) {
-                cr_cli_error("too many --rule options");
-                return CR_EXIT_USAGE;
-            }
-            o.rule[o.n_rule++] = optarg;
-            break;
         case 'c':
-            o.shot_clock = optarg;
+            if (cr_cli_rules_option(&o.r, c, optarg) != CR_EXIT_OK)
+                return CR_EXIT_USAGE;
             break;
         case 'o':
             o.out = optarg;
@@ -367,53 +280,6 @@ int cr_cmd_judge(int argc, char **argv)
     rc = judge_stream(argv[optind], &o, &events, &text);
     if (rc == CR_EXIT_OK)
         rc = write_results(&o, &events, &text);
-    free(events.ev);
-    free(text.data);
-    return rc;
-}
-
-int cr_cmd_demo(int argc, char **argv)
-{
-    static const struct {
-        const char *file;
-        const char *game;
-    } demos[] = {
-        {"match-9ball.jsonl", "9ball"},
-        {"match-8ball.jsonl", "8ball"},
-    };
-    judge_opts_t o;
-    cr_evbuf_t events = {0};
-    cr_buf_t text = {0};
-    char path[4096];
-    size_t i;
-    int rc = CR_EXIT_OK;
-
-    if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        printf("usage: cueref demo\nJudges the bundled example matches (%s) and prints the calls.\n"
-               "Video review, which the demo will show once it exists, is not available yet.\n",
-               CR_EXAMPLES_DIR);
-        return CR_EXIT_OK;
-    }
-    if (argc > 1) {
-        cr_cli_error("demo takes no arguments");
-        return CR_EXIT_USAGE;
-    }
-    for (i = 0; i < sizeof(demos) / sizeof(demos[0]) && rc == CR_EXIT_OK; i++) {
-        memset(&o, 0, sizeof(o));
-        o.game = demos[i].game;
-        o.text = true;
-        snprintf(path, sizeof(path), "%s/%s", CR_EXAMPLES_DIR, demos[i].file);
-        text.len = 0;
-        events.n = 0;
-        rc = judge_stream(path, &o, &events, &text);
-        if (rc == CR_EXIT_OK)
-            rc = write_results(&o, &events, &text);
-        printf("\n");
-    }
-    if (rc == CR_EXIT_OK)
-        printf("The event streams are in %s; judge one yourself with\n"
-               "  cueref judge %s/match-9ball.jsonl --game 9ball --text\n",
-               CR_EXAMPLES_DIR, CR_EXAMPLES_DIR);
     free(events.ev);
     free(text.data);
     return rc;

@@ -20,11 +20,8 @@ typedef struct {
 
 static const cr_command_t commands[] = {
     {"judge", cr_cmd_judge, "judge an event stream by the WPA rules (no video)", NULL},
-    {"demo", cr_cmd_demo, "judge the bundled example matches and print the calls", NULL},
-    {"review", NULL, "analyse a recorded video and write events, fouls and a report",
-     "usage: cueref review INPUT [--game G] [--out DIR] [--positions] [--annotate]\n"
-     "Analyses a recorded video (any container/codec GStreamer can decode, or an image\n"
-     "sequence) and writes DIR/events.jsonl and a per-shot report (SPEC §2).\n"},
+    {"demo", cr_cmd_demo, "simulate a short 9-ball rack, review its video and print the calls", NULL},
+    {"review", cr_cmd_review, "review a recorded video: events, fouls and rulings per shot", NULL},
     {"live", NULL, "analyse a live camera or stream in real time",
      "usage: cueref live [--device /dev/videoN | --uri URI] [--mqtt HOST[:PORT]] [options]\n"
      "Analyses a live source and publishes events as they happen (SPEC §2).\n"},

@@ -1,0 +1,765 @@
+/*
+ * cmd_review.c - `cueref review INPUT [options]`: video in, events, fouls
+ * and rulings out (SPEC §2, §3).
+ *
+ *   capture (I420 frames, PTS) -> detect -> track -> recon -> rules
+ *                                              |                |
+ *                                  balls lines (--positions)    foul, ruling
+ *
+ * Everything goes to DIR/events.jsonl through a temporary file renamed when
+ * the review ends; a readable line per ruling goes to stdout as it comes.
+ * An input that breaks midway is reviewed up to the break: the events up to
+ * there are committed and the command exits 1 saying where it stopped.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "calib_file.h"
+#include "cli.h"
+#include "cr_calib.h"
+#include "cr_detect.h"
+#include "cr_frame_source.h"
+#include "cr_jsonl.h"
+#include "cr_recon.h"
+#include "cr_track.h"
+#include "cr_watch.h"
+#include "report.h"
+
+#define REVIEW_MAX_EVENTS 256
+
+typedef struct {
+    cr_rules_opts_t r;
+    const char *input;
+    const char *out_dir;
+    const char *calib;
+    const char *inputs;
+    bool have_corners;
+    double corners[4][2];
+    const char *head;
+    bool positions;
+    bool quiet;
+} review_opts_t;
+
+/* Everything one review holds; freed by review_free. */
+typedef struct {
+    const review_opts_t *o;
+    cr_frame_source_t *src;
+    cr_detector_t *det;
+    cr_tracker_t *trk;
+    cr_recon_t *rec;
+    cr_judge_t *judge;
+    cr_watch_t *watch;
+    bool moved_warned; /* a camera move that could not be repaired was reported */
+    cr_jsonl_writer_t *w;
+    cr_rules_params_t rp;
+    cr_camera_t cam;
+    char cam_source[96];
+    cr_detection_t dets[CR_VISION_MAX_DETECTIONS];
+    cr_ball_frame_t *bf;
+    cr_event_t *events; /* REVIEW_MAX_EVENTS from recon */
+    cr_event_t *judged; /* CR_JUDGE_MAX_OUT from the rules */
+    cr_event_t *line;   /* scratch for balls lines */
+    double fps;
+    long frames, shots, fouls;
+    cr_event_t *inputs;      /* operator input lines (--inputs), by time */
+    size_t n_inputs, next_input;
+    cr_event_t *kept;        /* every line written but balls lines, for the report */
+    size_t n_kept, cap_kept;
+    long dropped;            /* invalid events from the vision stage, not written */
+    unsigned dropped_types;  /* bit per event type, for one message each */
+    double t_last;
+    double sec_detect, sec_track, sec_recon;
+    char out_path[4200];
+} review_t;
+
+static void review_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: cueref review INPUT [options]\n"
+            "Reviews a recorded video (any file or URI GStreamer decodes, or an image sequence\n"
+            "pattern such as frames/%%04d.png): finds the table, sees every ball, rebuilds each\n"
+            "shot's events and judges them. Writes DIR/events.jsonl (SPEC §3) and prints one line\n"
+            "per shot.\n\n"
+            "options:\n"
+            "  --out DIR         output folder (default review-out; created if missing)\n"
+            "  --game G          8ball|9ball|10ball|14.1|none (default none: events and general fouls)\n"
+            "  --table SIZE      9ft|8ft|7ft|LxW in mm (default 9ft, or the calibration file's)\n"
+            "  --rules EDITION   wpa2008 (default) | wpa2025 | bca\n"
+            "  --rule KEY=VALUE  one rule switch (docs/RULES-ENGINE.md), repeatable\n"
+            "  --shot-clock S    impose a shot clock of S seconds (6.15)\n"
+            "  --calib FILE      calibration file (cueref calibrate, or a sim's calib.json)\n"
+            "  --corners \"x,y;x,y;x,y;x,y\"  playing-surface corners in pixels (head-left,\n"
+            "                    head-right, foot-right, foot-left) instead of finding the table\n"
+            "  --head SIDE       with automatic finding: the image side of the head end, left\n"
+            "                    (default) or right\n"
+            "  --inputs FILE     the operator's input lines (calls, safeties, push-outs, players, racks;\n"
+            "                    an event stream, SPEC §3): judged in time order with what is seen\n"
+            "  --positions       also write a balls line per frame (positions, velocities)\n"
+            "  -q, --quiet       no per-shot lines and no progress\n"
+            "  -h, --help        this help\n");
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int parse_corners(const char *s, double c[4][2])
+{
+    int used = 0, i;
+
+    for (i = 0; i < 4; i++) {
+        int n = 0;
+
+        if (sscanf(s + used, " %lf , %lf%n", &c[i][0], &c[i][1], &n) != 2)
+            return -1;
+        used += n;
+        while (s[used] == ' ')
+            used++;
+        if (i < 3 && s[used++] != ';')
+            return -1;
+        if (!isfinite(c[i][0]) || !isfinite(c[i][1]))
+            return -1;
+    }
+    return s[used] == '\0' ? 0 : -1;
+}
+
+/* Writes one line. An event the stream cannot carry is a defect upstream,
+ * not a reason to lose the review: it is dropped and said once per type.
+ * Returns 1 written, 0 dropped, -1 on a write failure (reported). */
+static int write_event(review_t *rv, const cr_event_t *ev)
+{
+    int st = cr_jsonl_writer_write(rv->w, ev);
+
+    if (st == CR_ERR_INVALID) {
+        if (!(rv->dropped_types & (1u << ev->type)))
+            fprintf(stderr, "cueref: review: dropped an invalid %s event at %.3f s: %s\n",
+                    cr_event_type_name(ev->type), ev->t, cr_jsonl_writer_error(rv->w));
+        rv->dropped_types |= 1u << ev->type;
+        rv->dropped++;
+        return 0;
+    }
+    if (st != CR_OK) {
+        cr_cli_error("cannot write %s: %s", rv->out_path, cr_jsonl_writer_error(rv->w));
+        return -1;
+    }
+    if (ev->type != CR_EV_BALLS) {
+        if (rv->n_kept == rv->cap_kept) {
+            size_t cap = rv->cap_kept ? 2 * rv->cap_kept : 256;
+            cr_event_t *k = realloc(rv->kept, cap * sizeof(*k));
+
+            if (!k) {
+                cr_cli_error("out of memory");
+                return -1;
+            }
+            rv->kept = k;
+            rv->cap_kept = cap;
+        }
+        rv->kept[rv->n_kept++] = *ev;
+    }
+    return 1;
+}
+
+static int emit_one(review_t *rv, const cr_event_t *ev);
+
+/* Writes and judges the operator's input lines up to time t. */
+static int feed_inputs(review_t *rv, double t)
+{
+    while (rv->next_input < rv->n_inputs && !(rv->inputs[rv->next_input].t > t))
+        if (emit_one(rv, &rv->inputs[rv->next_input++]) != 0)
+            return -1;
+    return 0;
+}
+
+/* Writes one event, and judges it: fouls and rulings written after it;
+ * operator inputs due before it go first. */
+static int emit(review_t *rv, const cr_event_t *ev)
+{
+    if (ev->type != CR_EV_SESSION && feed_inputs(rv, ev->t) != 0)
+        return -1;
+    return emit_one(rv, ev);
+}
+
+static int emit_one(review_t *rv, const cr_event_t *ev)
+{
+    int n, k, st;
+
+    st = write_event(rv, ev);
+    if (st <= 0)
+        return st;
+    if (ev->type == CR_EV_STROKE)
+        rv->shots++;
+    n = cr_judge_feed(rv->judge, ev, rv->judged, CR_JUDGE_MAX_OUT);
+    if (n < 0) {
+        /* vision produced something the rules cannot use: keep the event, say so */
+        fprintf(stderr, "cueref: review: the rules engine rejected a %s event at %.3f s: %s\n",
+                cr_event_type_name(ev->type), ev->t, cr_judge_error(rv->judge));
+        return 0;
+    }
+    for (k = 0; k < n; k++) {
+        char line[2048];
+
+        st = write_event(rv, &rv->judged[k]);
+        if (st < 0)
+            return -1;
+        if (st == 0)
+            continue;
+        if (rv->judged[k].type == CR_EV_FOUL)
+            rv->fouls++;
+        if (!rv->o->quiet && cr_cli_ruling_text(&rv->judged[k], rv->rp.game, line, sizeof(line))) {
+            if (isatty(STDERR_FILENO))
+                fprintf(stderr, "\r%60s\r", "");
+            printf("%s\n", line);
+            fflush(stdout);
+        }
+    }
+    return 0;
+}
+
+static int emit_balls(review_t *rv, const cr_ball_frame_t *f)
+{
+    cr_event_t *ev = rv->line;
+    int i;
+
+    cr_event_init(ev, CR_EV_BALLS);
+    ev->t = f->t;
+    for (i = 0; i < f->n && ev->n_balls < CR_EVENT_MAX_BALLS; i++) {
+        const cr_ball_obs_t *b = &f->balls[i];
+        cr_ball_state_t *s;
+
+        if (b->status == CR_BALL_GONE)
+            continue;
+        s = &ev->balls[ev->n_balls++];
+        s->id = b->id;
+        s->x = b->x;
+        s->y = b->y;
+        s->vx = b->vx;
+        s->vy = b->vy;
+        s->frozen_rails = 0;
+    }
+    return write_event(rv, ev) < 0 ? -1 : 0;
+}
+
+/* Moves every frame the tracker has ready through reconstruction. */
+static int drain_tracker(review_t *rv)
+{
+    int n, k, st;
+
+    while (cr_tracker_pop(rv->trk, rv->bf) == 1) {
+        double t0 = now_s();
+
+        if (rv->o->positions && emit_balls(rv, rv->bf) != 0)
+            return -1;
+        st = cr_recon_push(rv->rec, rv->bf, rv->events, REVIEW_MAX_EVENTS, &n);
+        rv->sec_recon += now_s() - t0;
+        if (st != CR_OK) {
+            cr_cli_error("review: event reconstruction failed: %s", cr_status_str(st));
+            return -1;
+        }
+        for (k = 0; k < n; k++)
+            if (emit(rv, &rv->events[k]) != 0)
+                return -1;
+    }
+    return 0;
+}
+
+static int finish(review_t *rv)
+{
+    int n, k;
+
+    cr_tracker_flush(rv->trk);
+    if (drain_tracker(rv) != 0 || feed_inputs(rv, INFINITY) != 0)
+        return -1;
+    if (cr_recon_finish(rv->rec, rv->events, REVIEW_MAX_EVENTS, &n) != CR_OK) {
+        cr_cli_error("review: event reconstruction failed at the end");
+        return -1;
+    }
+    for (k = 0; k < n; k++)
+        if (emit(rv, &rv->events[k]) != 0)
+            return -1;
+    n = cr_judge_finish(rv->judge, rv->judged, CR_JUDGE_MAX_OUT);
+    for (k = 0; k < n; k++) {
+        char line[2048];
+
+        if (write_event(rv, &rv->judged[k]) < 0)
+            return -1;
+        if (!rv->o->quiet && cr_cli_ruling_text(&rv->judged[k], rv->rp.game, line, sizeof(line)))
+            printf("%s\n", line);
+    }
+    return 0;
+}
+
+static int cmp_input_time(const void *a, const void *b)
+{
+    const cr_event_t *x = a, *y = b;
+
+    return (x->t > y->t) - (x->t < y->t);
+}
+
+/* Reads the operator's input lines from an event stream (--inputs). */
+static int load_inputs(review_t *rv, const char *path)
+{
+    cr_jsonl_reader_t *rd = NULL;
+    cr_event_t ev;
+    size_t cap = 0;
+    int st;
+
+    if (cr_jsonl_reader_open(path, &rd) != CR_OK) {
+        cr_cli_error("review: %s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    while ((st = cr_jsonl_reader_next(rd, &ev)) == 1) {
+        if (ev.type != CR_EV_INPUT || !isfinite(ev.t))
+            continue;
+        if (rv->n_inputs == cap) {
+            size_t c = cap ? 2 * cap : 64;
+            cr_event_t *d = realloc(rv->inputs, c * sizeof(*d));
+
+            if (!d) {
+                cr_cli_error("out of memory");
+                cr_jsonl_reader_destroy(rd);
+                return -1;
+            }
+            rv->inputs = d;
+            cap = c;
+        }
+        rv->inputs[rv->n_inputs++] = ev;
+    }
+    if (st < 0) {
+        fprintf(stderr, "cueref: %s\n", cr_jsonl_reader_error(rd));
+        cr_jsonl_reader_destroy(rd);
+        return -1;
+    }
+    cr_jsonl_reader_destroy(rd);
+    /* insertion order kept for equal times (qsort is not stable): the file is
+     * already in time order in practice, so sort only when it is not */
+    for (size_t i = 1; i < rv->n_inputs; i++)
+        if (rv->inputs[i].t < rv->inputs[i - 1].t) {
+            qsort(rv->inputs, rv->n_inputs, sizeof(*rv->inputs), cmp_input_time);
+            break;
+        }
+    return 0;
+}
+
+/* Finds the table in one frame: the posed camera, or -1 with the reason. */
+static int auto_camera(review_t *rv, const cr_frame_t *fr, cr_camera_t *cam, char *source, size_t srclen, char *err,
+                       size_t errlen)
+{
+    const size_t bytes = (size_t)fr->width * fr->height * 3;
+    uint8_t *rgb = malloc(bytes);
+    cr_yuv_image_t yuv = {fr->planes[0], fr->planes[1], fr->planes[2], fr->width, fr->height,
+                          fr->strides[0], fr->strides[1], fr->strides[2]};
+    cr_calib_image_t img = {rgb, fr->width, fr->height, 3 * fr->width};
+    cr_calib_params_t cp;
+    cr_calib_result_t *res = malloc(sizeof(*res));
+    bool solved = false;
+    int rc = -1;
+
+    if (!rgb || !res) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    cr_vision_i420_to_rgb(&yuv, rgb, 3 * fr->width);
+    cr_calib_params_defaults(&cp);
+    cp.head_on_right = rv->o->head && !strcmp(rv->o->head, "right");
+    if (cr_calib_detect(&img, &rv->rp.table, &cp, res) != CR_CALIB_OK) {
+        snprintf(err, errlen, "%s", res->message);
+        goto done;
+    }
+    if (cr_camera_from_homography(res->table_to_px, fr->width, fr->height, 0.0, 0.0, 0.0, CR_CALIB_HEIGHT_PRIOR_MM,
+                                  cam, &solved) != CR_OK) {
+        snprintf(err, errlen, "the table found does not fit a camera above it");
+        goto done;
+    }
+    cam->k1 = res->k1 * (cam->fx / res->dist_f_px) * (cam->fx / res->dist_f_px);
+    snprintf(source, srclen, "found at %.2f s (%s)", fr->pts_s >= 0 ? fr->pts_s : 0.0,
+             solved ? "focal length solved" : "3 m camera height assumed");
+    rc = 0;
+done:
+    free(rgb);
+    free(res);
+    return rc;
+}
+
+/* The posed camera: from --calib, --corners, or found in the first frame. */
+static int find_camera(review_t *rv, const cr_frame_t *first)
+{
+    const review_opts_t *o = rv->o;
+    char err[512];
+
+    if (o->calib) {
+        cr_calib_file_t cf;
+
+        if (cr_calib_file_read(o->calib, &cf, err, sizeof(err)) != 0) {
+            cr_cli_error("review: %s", err);
+            return -1;
+        }
+        if (cf.width != first->width || cf.height != first->height) {
+            cr_cli_error("review: %s is for %dx%d images but %s is %dx%d", o->calib, cf.width, cf.height, o->input,
+                         first->width, first->height);
+            return -1;
+        }
+        rv->cam = cf.camera;
+        if (!o->r.table)
+            rv->rp.table = cf.table;
+        snprintf(rv->cam_source, sizeof(rv->cam_source), "%s (%s)", o->calib, cf.camera_source);
+        return 0;
+    }
+    if (o->have_corners) {
+        char how[64];
+
+        if (cr_calib_camera_from_corners(o->corners, first->width, first->height, &rv->rp.table, &rv->cam, how,
+                                         sizeof(how)) != 0) {
+            cr_cli_error("review: the --corners given do not form a quadrilateral seen by a camera above the table");
+            return -1;
+        }
+        snprintf(rv->cam_source, sizeof(rv->cam_source), "--corners (%s)", how);
+        return 0;
+    }
+    if (auto_camera(rv, first, &rv->cam, rv->cam_source, sizeof(rv->cam_source), err, sizeof(err)) != 0) {
+        cr_cli_error("review: cannot find the table in the first frame of %s: %s (give --calib or --corners)",
+                     o->input, err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Watches the cushions for a camera that moved; when it has, finds the table
+ * again in this frame and carries on with the new camera, or warns that the
+ * positions from here on are unreliable. Either way a warning line says so. */
+static int watch_step(review_t *rv, const cr_frame_t *fr, const cr_yuv_image_t *img, double t)
+{
+    cr_watch_report_t rep;
+    cr_event_t *ev = rv->line;
+    cr_camera_t cam;
+    cr_detect_params_t dp;
+    cr_detector_t *det = NULL;
+    cr_watch_t *watch = NULL;
+    char src[96], err[256];
+
+    if (!rv->watch || cr_watch_frame(rv->watch, img, t, &rep) != CR_OK || !rep.moved || rv->moved_warned)
+        return 0;
+    cr_event_init(ev, CR_EV_WARNING);
+    ev->t = t;
+    snprintf(ev->code, sizeof(ev->code), "camera_moved");
+    cr_detect_params_defaults(&dp);
+    if (auto_camera(rv, fr, &cam, src, sizeof(src), err, sizeof(err)) == 0 &&
+        cr_detector_create(&cam, &rv->rp.table, &dp, &det) == CR_OK && cr_watch_create(&cam, &rv->rp.table, NULL,
+                                                                                      &watch) == CR_OK) {
+        cr_detector_destroy(rv->det);
+        cr_watch_destroy(rv->watch);
+        rv->det = det;
+        rv->watch = watch;
+        rv->cam = cam;
+        snprintf(rv->cam_source, sizeof(rv->cam_source), "%s", src);
+        snprintf(ev->detail, sizeof(ev->detail),
+                 "The camera moved (cushion edges shifted by %.1f, %.1f, %.1f, %.1f px at the head, foot, left and "
+                 "right; %.0f%% of them still in sight); the table was found again and the new calibration is used "
+                 "from here on.",
+                 rep.shift_px[0], rep.shift_px[1], rep.shift_px[2], rep.shift_px[3], 100.0 * rep.valid_share);
+    } else {
+        cr_detector_destroy(det);
+        cr_watch_destroy(watch);
+        rv->moved_warned = true;
+        snprintf(ev->detail, sizeof(ev->detail),
+                 "The camera moved (cushion edges shifted by %.1f, %.1f, %.1f, %.1f px at the head, foot, left and "
+                 "right; %.0f%% of them still in sight) and the table could not be found again: positions and "
+                 "calls from here on are unreliable; re-calibrate.",
+                 rep.shift_px[0], rep.shift_px[1], rep.shift_px[2], rep.shift_px[3], 100.0 * rep.valid_share);
+    }
+    fprintf(stderr, "cueref: review: warning at %.2f s: %s\n", t, ev->detail);
+    return emit(rv, ev);
+}
+
+static void review_free(review_t *rv)
+{
+    if (rv->w)
+        cr_jsonl_writer_abort(rv->w);
+    cr_judge_destroy(rv->judge);
+    cr_recon_destroy(rv->rec);
+    cr_tracker_destroy(rv->trk);
+    cr_detector_destroy(rv->det);
+    cr_watch_destroy(rv->watch);
+    cr_frame_source_close(rv->src);
+    free(rv->bf);
+    free(rv->events);
+    free(rv->judged);
+    free(rv->line);
+    free(rv->kept);
+    free(rv->inputs);
+}
+
+static int make_dir(const char *dir)
+{
+    struct stat st;
+
+    if (mkdir(dir, 0777) == 0 || (errno == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode)))
+        return 0;
+    return -1;
+}
+
+static int review_run(const review_opts_t *o)
+{
+    review_t rv;
+    cr_frame_source_params_t sp;
+    cr_detect_params_t dp;
+    cr_track_params_t tp;
+    cr_recon_params_t cp;
+    cr_frame_t fr;
+    cr_event_t session;
+    char err[512];
+    int rc = CR_EXIT_FAIL, st, fn = 0, fd = 1, w = 0, h = 0, n;
+    double dur = -1, t_start = now_s(), t0;
+    bool broken = false;
+
+    memset(&rv, 0, sizeof(rv));
+    rv.o = o;
+    st = cr_cli_rules_params(&o->r, NULL, &rv.rp);
+    if (st != CR_EXIT_OK)
+        return st;
+    rv.bf = malloc(sizeof(*rv.bf));
+    rv.events = malloc(sizeof(*rv.events) * REVIEW_MAX_EVENTS);
+    rv.judged = malloc(sizeof(*rv.judged) * CR_JUDGE_MAX_OUT);
+    rv.line = malloc(sizeof(*rv.line));
+    if (!rv.bf || !rv.events || !rv.judged || !rv.line) {
+        cr_cli_error("out of memory");
+        goto done;
+    }
+    if (o->inputs && load_inputs(&rv, o->inputs) != 0)
+        goto done;
+    cr_frame_source_params_defaults(&sp);
+    sp.format = CR_VIDEO_I420;
+    if (cr_frame_source_open(o->input, &sp, &rv.src, err, sizeof(err)) != CR_OK) {
+        cr_cli_error("review: %s", err);
+        goto done;
+    }
+    cr_frame_source_info(rv.src, &w, &h, &fn, &fd, &dur);
+    rv.fps = (fn > 0 && fd > 0) ? (double)fn / fd : 30.0;
+    st = cr_frame_source_next(rv.src, &fr);
+    if (st != 1) {
+        cr_cli_error("review: %s: %s", o->input, st == 0 ? "no frames" : cr_frame_source_error(rv.src));
+        goto done;
+    }
+    if (find_camera(&rv, &fr) != 0)
+        goto done;
+    cr_detect_params_defaults(&dp);
+    cr_track_params_defaults(&tp);
+    /* the balls the game is played with: a resting solid cannot be told from
+     * a stripe showing its band, but in 9- and 10-ball there are no stripes
+     * beyond the 10 */
+    if (rv.rp.game == CR_GAME_9BALL)
+        tp.id_set = 0x3FF;
+    else if (rv.rp.game == CR_GAME_10BALL)
+        tp.id_set = 0x7FF;
+    cr_recon_params_defaults(&cp);
+    cp.fps = rv.fps;
+    if (cr_detector_create(&rv.cam, &rv.rp.table, &dp, &rv.det) != CR_OK ||
+        cr_tracker_create(&rv.rp.table, &tp, &rv.trk) != CR_OK ||
+        cr_recon_create(&rv.rp.table, &cp, &rv.rec) != CR_OK || cr_judge_create(&rv.rp, &rv.judge) != CR_OK) {
+        cr_cli_error("review: cannot set up the vision pipeline or the rules engine");
+        goto done;
+    }
+    if (cr_watch_create(&rv.cam, &rv.rp.table, NULL, &rv.watch) != CR_OK)
+        fprintf(stderr, "cueref: review: warning: too little of the cushions is in view to notice a camera that "
+                        "moves\n");
+    if (make_dir(o->out_dir) != 0) {
+        cr_cli_error("review: cannot create %s: %s", o->out_dir, strerror(errno));
+        goto done;
+    }
+    snprintf(rv.out_path, sizeof(rv.out_path), "%s/events.jsonl", o->out_dir);
+    if (cr_jsonl_writer_open(rv.out_path, &rv.w) != CR_OK) {
+        cr_cli_error("review: cannot write %s: %s", rv.out_path, strerror(errno));
+        goto done;
+    }
+    cr_event_init(&session, CR_EV_SESSION);
+    snprintf(session.source, sizeof(session.source), "%s", o->input);
+    session.fps = rv.fps;
+    session.width = w;
+    session.height = h;
+    session.table_length_mm = rv.rp.table.length_mm;
+    session.table_width_mm = rv.rp.table.width_mm;
+    session.game = rv.rp.game;
+    snprintf(session.rules, sizeof(session.rules), "%s", o->r.rules ? o->r.rules : "wpa2008");
+    if (emit(&rv, &session) != 0)
+        goto done;
+    if (!o->quiet)
+        fprintf(stderr, "cueref: review %s: %dx%d at %.2f fps, table %.0f x %.0f mm, camera %s\n", o->input, w, h,
+                rv.fps, rv.rp.table.length_mm, rv.rp.table.width_mm, rv.cam_source);
+
+    do {
+        cr_yuv_image_t img = {fr.planes[0], fr.planes[1], fr.planes[2], fr.width, fr.height,
+                              fr.strides[0], fr.strides[1], fr.strides[2]};
+        double t = fr.pts_s >= 0 ? fr.pts_s : fr.index / rv.fps;
+
+        if (watch_step(&rv, &fr, &img, t) != 0)
+            goto done;
+        t0 = now_s();
+        if (cr_detector_run(rv.det, &img, rv.dets, CR_VISION_MAX_DETECTIONS, &n) != CR_OK) {
+            cr_cli_error("review: detection failed on frame %llu", (unsigned long long)fr.index);
+            goto done;
+        }
+        rv.sec_detect += now_s() - t0;
+        t0 = now_s();
+        if (cr_tracker_push(rv.trk, t, fr.index, rv.dets, n) != CR_OK) {
+            cr_cli_error("review: tracking failed on frame %llu", (unsigned long long)fr.index);
+            goto done;
+        }
+        rv.sec_track += now_s() - t0;
+        if (drain_tracker(&rv) != 0)
+            goto done;
+        rv.frames++;
+        rv.t_last = t;
+        if (!o->quiet && isatty(STDERR_FILENO) && rv.frames % 30 == 0)
+            fprintf(stderr, "\rcueref: review: %.1f s%s%.0f s, %ld shots", t, dur > 0 ? " of " : "",
+                    dur > 0 ? dur : 0.0, rv.shots);
+        st = cr_frame_source_next(rv.src, &fr);
+    } while (st == 1);
+    if (st < 0)
+        broken = true;
+    if (finish(&rv) != 0)
+        goto done;
+    if (broken) {
+        cr_event_init(rv.line, CR_EV_WARNING);
+        rv.line->t = rv.t_last;
+        snprintf(rv.line->code, sizeof(rv.line->code), "input_broken");
+        snprintf(rv.line->detail, sizeof(rv.line->detail), "The video broke off after %.2f s: %s", rv.t_last,
+                 cr_frame_source_error(rv.src));
+        if (write_event(&rv, rv.line) < 0)
+            goto done;
+    }
+    if (cr_jsonl_writer_commit(rv.w) != CR_OK) {
+        rv.w = NULL;
+        cr_cli_error("review: cannot write %s", rv.out_path);
+        goto done;
+    }
+    rv.w = NULL;
+    if (!o->quiet && isatty(STDERR_FILENO))
+        fprintf(stderr, "\r%60s\r", "");
+    {
+        double wall = now_s() - t_start, media = rv.frames / rv.fps;
+
+        if (!o->quiet)
+            fprintf(stderr,
+                    "cueref: review: %ld frames (%.1f s of video) in %.1f s (%.1fx real time; per frame: detect "
+                    "%.2f ms, track %.2f ms, events %.2f ms); %ld shots, %ld fouls -> %s\n",
+                    rv.frames, media, wall, wall > 0 ? media / wall : 0.0, 1e3 * rv.sec_detect / rv.frames,
+                    1e3 * rv.sec_track / rv.frames, 1e3 * rv.sec_recon / rv.frames, rv.shots, rv.fouls, rv.out_path);
+    }
+    {
+        char path[4200];
+        cr_report_info_t ri = {o->input, w, h, rv.fps, rv.frames / rv.fps, rv.rp.table.length_mm,
+                               rv.rp.table.width_mm, rv.rp.game, o->r.rules ? o->r.rules : "wpa2008",
+                               rv.cam_source, rv.shots, rv.fouls};
+
+        snprintf(path, sizeof(path), "%s/report.md", o->out_dir);
+        if (cr_report_write(path, &ri, rv.kept, rv.n_kept) != 0) {
+            cr_cli_error("review: cannot write %s", path);
+            goto done;
+        }
+        if (!o->quiet)
+            printf("Events, fouls and rulings: %s; the per-shot report with its evidence: %s\n", rv.out_path, path);
+    }
+    if (rv.dropped)
+        fprintf(stderr, "cueref: review: %ld invalid events from the vision stage were dropped\n", rv.dropped);
+    if (broken) {
+        cr_cli_error("review: %s broke after %.2f s (%s); the events up to there are in %s", o->input, rv.t_last,
+                     cr_frame_source_error(rv.src), rv.out_path);
+        goto done;
+    }
+    rc = CR_EXIT_OK;
+done:
+    review_free(&rv);
+    return rc;
+}
+
+int cr_cmd_review(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"game", required_argument, NULL, 'g'},       {"table", required_argument, NULL, 't'},
+        {"rules", required_argument, NULL, 'r'},      {"rule", required_argument, NULL, 'R'},
+        {"shot-clock", required_argument, NULL, 'c'}, {"out", required_argument, NULL, 'o'},
+        {"calib", required_argument, NULL, 'C'},      {"corners", required_argument, NULL, 'K'},
+        {"head", required_argument, NULL, 'H'},       {"positions", no_argument, NULL, 'p'},
+        {"quiet", no_argument, NULL, 'q'},            {"help", no_argument, NULL, 'h'},
+        {"inputs", required_argument, NULL, 'I'},
+        {NULL, 0, NULL, 0},
+    };
+    review_opts_t o;
+    int c;
+
+    memset(&o, 0, sizeof(o));
+    o.out_dir = "review-out";
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'g':
+        case 't':
+        case 'r':
+        case 'R':
+        case 'c':
+            if (cr_cli_rules_option(&o.r, c, optarg) != CR_EXIT_OK)
+                return CR_EXIT_USAGE;
+            break;
+        case 'o':
+            o.out_dir = optarg;
+            break;
+        case 'C':
+            o.calib = optarg;
+            break;
+        case 'K':
+            if (parse_corners(optarg, o.corners) != 0) {
+                cr_cli_error("review: --corners wants \"x,y;x,y;x,y;x,y\" (head-left, head-right, foot-right, "
+                             "foot-left)");
+                return CR_EXIT_USAGE;
+            }
+            o.have_corners = true;
+            break;
+        case 'H':
+            if (strcmp(optarg, "left") != 0 && strcmp(optarg, "right") != 0) {
+                cr_cli_error("review: --head is left or right");
+                return CR_EXIT_USAGE;
+            }
+            o.head = optarg;
+            break;
+        case 'p':
+            o.positions = true;
+            break;
+        case 'I':
+            o.inputs = optarg;
+            break;
+        case 'q':
+            o.quiet = true;
+            break;
+        case 'h':
+            review_usage(stdout);
+            return CR_EXIT_OK;
+        case ':':
+            cr_cli_error("review: option '%s' needs a value", argv[optind - 1]);
+            return CR_EXIT_USAGE;
+        default:
+            cr_cli_error("review: unknown option '%s' (see cueref review --help)", argv[optind - 1]);
+            return CR_EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1) {
+        cr_cli_error("review: give exactly one INPUT (see cueref review --help)");
+        return CR_EXIT_USAGE;
+    }
+    if (o.calib && o.have_corners) {
+        cr_cli_error("review: give --calib or --corners, not both");
+        return CR_EXIT_USAGE;
+    }
+    o.input = argv[optind];
+    return review_run(&o);
+}

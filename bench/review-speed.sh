@@ -16,7 +16,6 @@ trap 'rm -rf "$tmp"' EXIT
 
 for clip in "$@"; do
   video=$clip/clip.mp4
-  info=$(gst-discoverer-1.0 "$video" 2>/dev/null | sed -n 's/.*Duration: \([0-9:.]*\).*/\1/p' | head -1)
   t0=$(date +%s.%N)
   $core gst-launch-1.0 -q filesrc location="$video" ! qtdemux ! h264parse ! avdec_h264 max-threads=1 ! \
     fakesink sync=false
@@ -31,7 +30,7 @@ for clip in "$@"; do
   [ -s "$tmp/mem" ] && mem="$(( $(tail -1 "$tmp/mem") / 1024 )) MB"
   frames=$(grep -c '"type":"balls"' "$tmp/r/events.jsonl" || true)
   fps=$(head -1 "$tmp/r/events.jsonl" | sed -n 's/.*"fps":\([0-9.]*\).*/\1/p')
-  awk -v a="$t0" -v b="$t1" -v c="$t2" -v n="$frames" -v fps="$fps" -v clip="$clip" -v dur="$info" -v mem="$mem" 'BEGIN {
+  awk -v a="$t0" -v b="$t1" -v c="$t2" -v n="$frames" -v fps="$fps" -v clip="$clip" -v mem="$mem" 'BEGIN {
     dec = b - a; rev = c - b; media = n / fps;
     printf "%s: %d frames (%.1f s at %g fps)\n", clip, n, media, fps;
     printf "  decode only %.2f s (%.1fx real time); review %.2f s (%.1fx real time); review / decode = %.2f; peak memory %s\n",

@@ -45,6 +45,7 @@ typedef struct {
     const char *head;
     bool positions;
     bool quiet;
+    int track_delay; /* --track-delay, frames; 0: the tracker's default */
 } review_opts_t;
 
 /* Everything one review holds; freed by review_free. */
@@ -102,6 +103,8 @@ static void review_usage(FILE *f)
             "  --inputs FILE     the operator's input lines (calls, safeties, push-outs, players, racks;\n"
             "                    an event stream, SPEC §3): judged in time order with what is seen\n"
             "  --positions       also write a balls line per frame (positions, velocities)\n"
+            "  --track-delay N   frames the tracker looks ahead before it settles identities (default\n"
+            "                    40): fewer gives events sooner and more balls left unidentified\n"
             "  -q, --quiet       no per-shot lines and no progress\n"
             "  -h, --help        this help\n");
 }
@@ -554,6 +557,8 @@ static int review_run(const review_opts_t *o)
         goto done;
     cr_detect_params_defaults(&dp);
     cr_track_params_defaults(&tp);
+    if (o->track_delay > 0)
+        tp.delay_frames = o->track_delay;
     /* the balls the game is played with: a resting solid cannot be told from
      * a stripe showing its band, but in 9- and 10-ball there are no stripes
      * beyond the 10 */
@@ -691,7 +696,7 @@ int cr_cmd_review(int argc, char **argv)
         {"calib", required_argument, NULL, 'C'},      {"corners", required_argument, NULL, 'K'},
         {"head", required_argument, NULL, 'H'},       {"positions", no_argument, NULL, 'p'},
         {"quiet", no_argument, NULL, 'q'},            {"help", no_argument, NULL, 'h'},
-        {"inputs", required_argument, NULL, 'I'},
+        {"inputs", required_argument, NULL, 'I'},     {"track-delay", required_argument, NULL, 'D'},
         {NULL, 0, NULL, 0},
     };
     review_opts_t o;
@@ -738,6 +743,17 @@ int cr_cmd_review(int argc, char **argv)
         case 'I':
             o.inputs = optarg;
             break;
+        case 'D': {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+
+            if (*end || v < 1 || v > 600) {
+                cr_cli_error("review: --track-delay wants a number of frames, 1..600");
+                return CR_EXIT_USAGE;
+            }
+            o.track_delay = (int)v;
+            break;
+        }
         case 'q':
             o.quiet = true;
             break;

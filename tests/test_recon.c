@@ -423,6 +423,292 @@ static void test_disturbed_between_shots(void)
     CU_ASSERT_PTR_NULL(find(c.got, c.ng, CR_EV_DISTURBED, 0, NULL));
 }
 
+/* Events of a type for a ball (ball < 0: any). */
+static int count(const cr_event_t *evs, int n, cr_event_type_t type, int ball)
+{
+    int m = 0;
+
+    for (int k = 0; k < n; k++)
+        if (evs[k].type == type && (ball < 0 || evs[k].ball == ball))
+            m++;
+    return m;
+}
+
+/* A collision between a and b in a list within tol of t (t NAN: any time). */
+static const cr_event_t *find_pair(const cr_event_t *evs, int n, int a, int b, double t, double tol)
+{
+    for (int k = 0; k < n; k++)
+        if (evs[k].type == CR_EV_COLLISION &&
+            ((evs[k].a == a && evs[k].b == b) || (evs[k].a == b && evs[k].b == a)) &&
+            (isnan(t) || fabs(evs[k].t - t) <= tol))
+            return &evs[k];
+    return NULL;
+}
+
+/* A thin, slow hit: the object ball creeps off at a few cm/s and its onset
+ * is seen late. It was hit (a collision at the contact time), never
+ * touched (no disturbed event, which the rules make a foul). */
+static void test_slow_nudge(void)
+{
+    static rcase_t c;
+    setup_t s;
+    const double fps_list[2] = {60.0, 30.0};
+
+    for (int q = 0; q < 2; q++) {
+        const cr_event_t *tk, *gk;
+
+        memset(&s, 0, sizeof(s));
+        s.fps = fps_list[q];
+        s.balls[0] = (cr_ball_pos_t){0, 900.0, 635.0};
+        s.balls[1] = (cr_ball_pos_t){1, 1400.0, 635.0 + 57.0}; /* 2R = 57.15: a thin touch */
+        s.balls[2] = (cr_ball_pos_t){2, 600.0, 300.0};
+        s.n = 3;
+        s.speed = 900.0;
+        s.heading_deg = 0.0;
+        s.seed = 17 + (uint64_t)q;
+        CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+        tk = first_cue_contact(c.truth, c.nt, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(tk); /* the set-up touches the 1 */
+        CU_ASSERT_EQUAL(other(tk), 1);
+        gk = find_pair(c.got, c.ng, 0, 1, tk->t, 2.0 / s.fps);
+        CU_ASSERT_PTR_NOT_NULL(gk);
+        CU_ASSERT_EQUAL(count(c.got, c.ng, CR_EV_DISTURBED, -1), 0);
+        CU_ASSERT_EQUAL(count(c.got, c.ng, CR_EV_STROKE, -1), 1);
+    }
+}
+
+/* A shallow cushion contact: the cue ball runs almost along the right
+ * cushion and grazes it; the path bends too little for a kink, but the
+ * distance to the nose line turns at R. */
+static void test_shallow_cushion(void)
+{
+    static rcase_t c;
+    setup_t s;
+    const double fps_list[3] = {60.0, 30.0, 120.0};
+
+    for (int q = 0; q < 3; q++) {
+        const cr_event_t *tc = NULL;
+        bool found = false;
+
+        memset(&s, 0, sizeof(s));
+        s.fps = fps_list[q];
+        s.balls[0] = (cr_ball_pos_t){0, 400.0, 1270.0 - 28.575 - 60.0};
+        s.balls[1] = (cr_ball_pos_t){1, 600.0, 300.0};
+        s.n = 2;
+        s.speed = 1500.0;
+        s.heading_deg = 4.0; /* toward y = W at 4 degrees */
+        s.seed = 23 + (uint64_t)q;
+        CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+        tc = find(c.truth, c.nt, CR_EV_CUSHION, 0, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(tc); /* the set-up grazes a cushion */
+        CU_ASSERT_EQUAL(tc->rail, CR_RAIL_RIGHT);
+        for (int k = 0; k < c.ng; k++)
+            if (c.got[k].type == CR_EV_CUSHION && c.got[k].ball == 0 && c.got[k].rail == tc->rail &&
+                fabs(c.got[k].t - tc->t) <= 1.0 / s.fps)
+                found = true;
+        CU_ASSERT(found);
+        /* one contact, not one per noisy frame along the cushion */
+        CU_ASSERT_EQUAL(count(c.got, c.ng, CR_EV_CUSHION, 0), count(c.truth, c.nt, CR_EV_CUSHION, 0));
+    }
+}
+
+/* An object ball 15 mm off a cushion, struck straight into it: it goes to
+ * the cushion and back within a frame or two (and meets the cue ball
+ * again). The cushion contact must be there (else no_rail). */
+static void test_near_cushion_bounce(void)
+{
+    static rcase_t c;
+    setup_t s;
+    const double fps_list[2] = {60.0, 30.0};
+
+    for (int q = 0; q < 2; q++) {
+        const cr_event_t *tc;
+        bool found = false;
+
+        memset(&s, 0, sizeof(s));
+        s.fps = fps_list[q];
+        s.balls[0] = (cr_ball_pos_t){0, 1200.0, 700.0};
+        s.balls[1] = (cr_ball_pos_t){1, 1203.0, 1270.0 - 28.575 - 15.0};
+        s.n = 2;
+        s.speed = 2500.0;
+        s.heading_deg = 90.0;
+        s.seed = 29 + (uint64_t)q;
+        CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+        tc = find(c.truth, c.nt, CR_EV_CUSHION, 1, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(tc);
+        for (int k = 0; k < c.ng; k++)
+            if (c.got[k].type == CR_EV_CUSHION && c.got[k].ball == 1 && c.got[k].rail == tc->rail &&
+                fabs(c.got[k].t - tc->t) <= 2.0 / s.fps)
+                found = true;
+        CU_ASSERT(found);
+        CU_ASSERT_PTR_NOT_NULL(find_pair(c.got, c.ng, 0, 1, NAN, 0));
+        CU_ASSERT_EQUAL(count(c.got, c.ng, CR_EV_DISTURBED, -1), 0);
+    }
+}
+
+/* A frozen row of three: the blow goes through the middle ball to the far
+ * one, which may be seen moving before the others. Every start has a
+ * cause (collisions, in doubt inside the cluster), none is disturbed. */
+static void test_frozen_row(void)
+{
+    static rcase_t c;
+    setup_t s;
+    const double fps_list[2] = {60.0, 120.0};
+
+    for (int q = 0; q < 2; q++) {
+        const cr_event_t *gk;
+
+        memset(&s, 0, sizeof(s));
+        s.fps = fps_list[q];
+        s.balls[0] = (cr_ball_pos_t){0, 700.0, 635.0};
+        s.balls[1] = (cr_ball_pos_t){1, 1300.0, 635.0};
+        s.balls[2] = (cr_ball_pos_t){2, 1300.0 + 57.16, 635.0};
+        s.balls[3] = (cr_ball_pos_t){3, 1300.0 + 2 * 57.16, 635.0 + 1.0};
+        s.n = 4;
+        s.speed = 3000.0;
+        s.heading_deg = 0.0;
+        s.seed = 31 + (uint64_t)q;
+        CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+        gk = first_cue_contact(c.got, c.ng, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(gk);
+        CU_ASSERT_EQUAL(other(gk), 1);
+        CU_ASSERT_EQUAL(count(c.got, c.ng, CR_EV_DISTURBED, -1), 0);
+        CU_ASSERT_EQUAL(count(c.got, c.ng, CR_EV_STROKE, -1), 1);
+        /* the far ball was hit by its neighbour */
+        CU_ASSERT_PTR_NOT_NULL(find_pair(c.got, c.ng, 2, 3, NAN, 0));
+    }
+}
+
+/* Double hit (6.7): synthetic tracks of a cue ball struck 10 mm from the
+ * 1 that, after the contact, goes on along the line of centres at 30 % of
+ * its speed (the tip pushed it again; a single impact leaves it about 5 %
+ * plus what friction on its spin adds). A suspicion below certainty. Then
+ * the same close stroke played by the physics (a single impact, with
+ * follow): no suspicion that the rules would call. */
+static void test_double_hit(void)
+{
+    static rcase_t c;
+    cr_table_t tab;
+    cr_recon_t *rc = NULL;
+    cr_recon_params_t rp;
+    cr_ball_frame_t *fr = calloc(1, sizeof(*fr));
+    cr_event_t *out = calloc(128, sizeof(*out));
+    const double fps = 60.0, R = 28.575, x0 = 1000.0, y0 = 635.0, gap = 10.0, v0 = 2000.0, ts = 1.0;
+    const double tc = ts + gap / v0;
+    int n, k, dh = 0;
+    double conf = 0;
+    setup_t s;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    rng = 41;
+    cr_table_init(&tab, 2540.0, 1270.0);
+    cr_recon_params_defaults(&rp);
+    rp.fps = fps;
+    CU_ASSERT_EQUAL_FATAL(cr_recon_create(&tab, &rp, &rc), 0);
+    for (k = 0; k < (int)(2.5 * fps); k++) {
+        double t = k / fps, cx = x0, ox = x0 + 2.0 * R + gap;
+
+        if (t > tc) {
+            cx = x0 + gap + 0.3 * v0 * (t - tc);
+            ox += 0.7 * v0 * (t - tc);
+        } else if (t > ts) {
+            cx = x0 + v0 * (t - ts);
+        }
+        memset(fr, 0, sizeof(*fr));
+        fr->t = t;
+        fr->frame = (uint64_t)k;
+        fr->n = 3;
+        fr->balls[0] = (cr_ball_obs_t){.id = 0, .x = cx + 0.5 * gauss(), .y = y0 + 0.5 * gauss(), .sigma_mm = 0.5,
+                                       .status = CR_BALL_SEEN};
+        fr->balls[1] = (cr_ball_obs_t){.id = 1, .x = ox + 0.5 * gauss(), .y = y0 + 0.5 * gauss(), .sigma_mm = 0.5,
+                                       .status = CR_BALL_SEEN};
+        fr->balls[2] = (cr_ball_obs_t){.id = 2, .x = 500 + 0.5 * gauss(), .y = 300 + 0.5 * gauss(), .sigma_mm = 0.5,
+                                       .status = CR_BALL_SEEN};
+        CU_ASSERT_EQUAL_FATAL(cr_recon_push(rc, fr, out, 128, &n), 0);
+        for (int j = 0; j < n; j++)
+            if (out[j].type == CR_EV_DOUBLE_HIT) {
+                dh++;
+                conf = out[j].confidence;
+                CU_ASSERT_EQUAL(out[j].ball, 1);
+                CU_ASSERT_DOUBLE_EQUAL(out[j].t, tc, 1.0 / fps);
+            }
+    }
+    CU_ASSERT_EQUAL(dh, 1);
+    CU_ASSERT(conf >= 0.5 && conf < 1.0);
+    cr_recon_destroy(rc);
+    free(fr);
+    free(out);
+
+    /* the physics: one impact from 10 mm, with follow and with stun */
+    for (int q = 0; q < 2; q++) {
+        memset(&s, 0, sizeof(s));
+        s.fps = 60.0;
+        s.balls[0] = (cr_ball_pos_t){0, x0, y0};
+        s.balls[1] = (cr_ball_pos_t){1, x0 + 2.0 * R + gap, y0 + 3.0};
+        s.balls[2] = (cr_ball_pos_t){2, 500.0, 300.0};
+        s.n = 3;
+        s.speed = 2000.0;
+        s.heading_deg = 0.0;
+        s.tip_b = q == 0 ? 0.4 : 0.0;
+        s.seed = 43 + (uint64_t)q;
+        CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+        CU_ASSERT_PTR_NOT_NULL(find_pair(c.got, c.ng, 0, 1, NAN, 0));
+        for (k = 0; k < c.ng; k++)
+            if (c.got[k].type == CR_EV_DOUBLE_HIT)
+                CU_ASSERT(c.got[k].confidence < 0.5);
+    }
+}
+
+/* The cue ball put down by hand 20 mm from where it lay (less than R), its
+ * first sight blurred (sigma 2 mm): placed, not a stroke; no ball can jump
+ * that far in a frame and stop. */
+static void test_placed_nearby(void)
+{
+    const double fps_list[3] = {30.0, 60.0, 120.0};
+
+    for (int q = 0; q < 3; q++) {
+        cr_table_t tab;
+        cr_recon_t *rc = NULL;
+        cr_recon_params_t rp;
+        cr_ball_frame_t *fr = calloc(1, sizeof(*fr));
+        cr_event_t *out = calloc(128, sizeof(*out));
+        double fps = fps_list[q];
+        int n, k, placed = 0, strokes = 0;
+
+        CU_ASSERT_PTR_NOT_NULL_FATAL(fr);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+        rng = 47 + (uint64_t)q;
+        cr_table_init(&tab, 2540.0, 1270.0);
+        cr_recon_params_defaults(&rp);
+        rp.fps = fps;
+        CU_ASSERT_EQUAL_FATAL(cr_recon_create(&tab, &rp, &rc), 0);
+        for (k = 0; k < (int)(2.0 * fps); k++) {
+            double t = k / fps, x = t < 1.0 ? 485.0 : 476.6, y = t < 1.0 ? 555.0 : 536.9;
+            double sg = (t >= 1.0 && t < 1.0 + 1.0 / fps) ? 2.0 : 0.5;
+
+            memset(fr, 0, sizeof(*fr));
+            fr->t = t;
+            fr->frame = (uint64_t)k;
+            fr->n = 2;
+            fr->balls[0] = (cr_ball_obs_t){.id = 0, .x = x + sg * gauss(), .y = y + sg * gauss(), .sigma_mm = sg,
+                                           .status = CR_BALL_SEEN};
+            fr->balls[1] = (cr_ball_obs_t){.id = 1, .x = 1900 + 0.5 * gauss(), .y = 635 + 0.5 * gauss(),
+                                           .sigma_mm = 0.5, .status = CR_BALL_SEEN};
+            CU_ASSERT_EQUAL_FATAL(cr_recon_push(rc, fr, out, 128, &n), 0);
+            placed += count(out, n, CR_EV_PLACED, 0);
+            strokes += count(out, n, CR_EV_STROKE, -1);
+        }
+        CU_ASSERT_EQUAL(cr_recon_finish(rc, out, 128, &n), 0);
+        strokes += count(out, n, CR_EV_STROKE, -1);
+        CU_ASSERT_EQUAL(placed, 1);
+        CU_ASSERT_EQUAL(strokes, 0);
+        cr_recon_destroy(rc);
+        free(fr);
+        free(out);
+    }
+}
+
 /* Bad arguments and still balls: nothing invented. */
 static void test_api(void)
 {
@@ -468,7 +754,13 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "cut into a cushion", test_cut_cushion) ||
         !CU_add_test(s, "close first contact", test_close_first_contact) || !CU_add_test(s, "scratch", test_scratch) ||
         !CU_add_test(s, "off the table", test_off_table) ||
-        !CU_add_test(s, "disturbed between shots", test_disturbed_between_shots))
+        !CU_add_test(s, "disturbed between shots", test_disturbed_between_shots) ||
+        !CU_add_test(s, "slow nudge is a collision", test_slow_nudge) ||
+        !CU_add_test(s, "shallow cushion contact", test_shallow_cushion) ||
+        !CU_add_test(s, "object ball off a near cushion", test_near_cushion_bounce) ||
+        !CU_add_test(s, "frozen row of three", test_frozen_row) ||
+        !CU_add_test(s, "double hit suspicion", test_double_hit) ||
+        !CU_add_test(s, "cue ball put down nearby", test_placed_nearby))
         return -1;
     return 0;
 }

@@ -18,13 +18,20 @@
 #include "cr_recon.h"
 
 
-#define NB CR_VISION_MAX_BALLS
+/* Ball slots: slot i < NID is ball id i; the slots above hold tracks the
+ * tracker has not identified (id -1), one slot per track for its whole life,
+ * so that an identity settled later never splits a ball's history. Events
+ * name a spare slot's ball by the id its track got, or -1. */
+#define NID CR_VISION_MAX_BALLS
+#define NB (2 * CR_VISION_MAX_BALLS)
+#define TRACK_MAP 512 /* tracks remembered with their slot */
 #define RING 256        /* frames kept (power of two) */
 #define NSEG 8          /* past segments per ball */
 #define MAX_CH 48       /* changes in one analysed frame */
 #define MAX_RECENT 64   /* recent collisions, for de-duplication */
 #define QCAP 512        /* events waiting to be handed out */
 #define MIN_OUT 64      /* smallest out capacity accepted */
+#define RW_MAX 160      /* samples in a cushion V fit */
 
 enum { OB_NONE = 0, OB_SEEN, OB_HIDDEN, OB_GONE };
 enum { B_ABSENT = 0, B_REST, B_MOVING, B_GONE, B_LOST };
@@ -60,6 +67,10 @@ typedef struct {
     double t_cush[CR_RAIL_COUNT]; /* last cushion contact reported per rail */
     double vn[CR_RAIL_COUNT];   /* fitted speed away from each nearby cushion, mm/s */
     seg_t approach[CR_RAIL_COUNT]; /* the fit while it last moved toward it */
+    /* rail_watch: per cushion while the ball is within reach of it, the
+     * farthest and nearest distance to its nose line seen (raw samples) */
+    bool rw_on[CR_RAIL_COUNT];
+    double rw_max[CR_RAIL_COUNT], rw_min[CR_RAIL_COUNT], rw_tmin[CR_RAIL_COUNT];
 } rball_t;
 
 typedef struct {
@@ -69,6 +80,11 @@ typedef struct {
     seg_t before;           /* motion before it (rest: a rest segment) */
     double vout[2];         /* velocity after it */
     double x, y;            /* where the ball was at the change */
+    bool creep;             /* onset: slow, moments after the ball stopped (it may never
+                             * have stopped: a ball creeps its last millimetres) */
+    double mv[2];           /* onset: unit direction it has moved from its rest so far (the
+                             * sure direction of a slow start: it is 5 sigma; its fitted
+                             * velocity is not) */
     bool done;
 } change_t;
 
@@ -90,14 +106,27 @@ struct cr_recon {
     bool active;            /* a shot is open (no rest yet) */
     double t_stroke;
     bool first_done;        /* the shot's first cue-ball contact was emitted */
+    double t_first;         /* its time */
+    /* double-hit check of the shot's first contact (dh_ball >= 0: pending) */
+    int dh_ball;
+    double dh_t, dh_n[2], dh_vin;
+    double cue_at_stroke[2]; /* where the cue ball was struck */
     recent_t recent[MAX_RECENT];
     int n_recent;
     change_t ch[MAX_CH];
+    /* pair_watch: per pair of moving balls (i < j) within reach, the
+     * farthest and nearest distance seen (raw samples) */
+    bool pw_on[NB][NB];
+    double pw_max[NB][NB], pw_min[NB][NB], pw_tmin[NB][NB];
     int nch;
     cr_event_t *q;          /* events waiting to be handed out, in order */
     int nq;
     cr_event_t *batch;      /* events of the frame being analysed */
     int nbatch;
+    int spare_track[NB];    /* slots >= NID: the track held, -1 free */
+    int spare_id[NB];       /* ... and the id it was given since, -1 none */
+    int ts_track[TRACK_MAP], ts_slot[TRACK_MAP]; /* the slot each recent track was put in */
+    int n_ts;               /* entries used (a ring once full) */
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -119,9 +148,10 @@ void cr_recon_params_defaults(cr_recon_params_t *p)
     p->still_s = 0.15;
     p->still_mm = 1.0;
     p->contact_tol_mm = 5.0;
-    p->frozen_mm = 1.5;
+    p->frozen_mm = 0.5;
     p->resume_s = 0.5;
     p->doubt_sigmas = 3.0;
+    p->cause_window_s = 0.5;
 }
 
 static rframe_t *frm(cr_recon_t *rc, long k)
@@ -445,6 +475,7 @@ static int emit_stroke(cr_recon_t *rc, double t, bool cue_was_moving)
     rc->shot++;
     rc->active = true;
     rc->first_done = false;
+    rc->dh_ball = -1;
     rc->t_stroke = t;
     ev.t = t;
     ev.shot = rc->shot;
@@ -466,7 +497,22 @@ static int emit_stroke(cr_recon_t *rc, double t, bool cue_was_moving)
         } else {
             ball_pos_at(rc, i, t, &bs->x, &bs->y);
         }
+        if (i == CR_BALL_CUE) {
+            rc->cue_at_stroke[0] = bs->x;
+            rc->cue_at_stroke[1] = bs->y;
+        }
         moving = (b->state == B_MOVING || b->state == B_LOST) && !(i == CR_BALL_CUE && !cue_was_moving);
+        if (i != CR_BALL_CUE && b->state == B_MOVING && b->nh > 0 && cur_seg(b)->t0 >= t) {
+            /* it started after the stroke (hit at once by the cue ball,
+             * in the same analysed frame): at rest at the stroke */
+            const seg_t *pr = b->nh > 1 ? &b->hist[(b->nh - 2 + NSEG) % NSEG] : NULL;
+
+            moving = pr && !pr->rest && seg_end(b, pr) < t;
+            if (pr && pr->rest) {
+                bs->x = pr->p[0];
+                bs->y = pr->p[1];
+            }
+        }
         if (b->state == B_REST && b->t_stop > t + 1e-9)
             moving = true;
         if (i == CR_BALL_CUE && cue_was_moving)
@@ -500,6 +546,11 @@ static int emit_collision(cr_recon_t *rc, int a, int b, double t, double conf)
     ev.b = b;
     ev.x = d > 1e-9 ? ax + (bx - ax) * rc->R / d : 0.5 * (ax + bx);
     ev.y = d > 1e-9 ? ay + (by - ay) * rc->R / d : 0.5 * (ay + by);
+    if (a == CR_BALL_CUE && rc->active && rc->first_done && ev.shot == rc->shot && t < rc->t_first + 2.0 * rc->dt) {
+        /* a cue-ball contact found after the first one went out, yet as
+         * early (or earlier): the order of the two is in doubt */
+        conf = fmin(conf, t < rc->t_first ? 0.5 : 0.7);
+    }
     ev.confidence = conf;
     recent_add(rc, a, b, t, ev.x, ev.y);
     return queue_event(rc, &ev);
@@ -699,6 +750,9 @@ int cr_recon_create(const cr_table_t *t, const cr_recon_params_t *p, cr_recon_t 
     rc->R = t->ball_radius_mm;
     rc->dt = 1.0 / p->fps;
     rc->shot = -1;
+    rc->dh_ball = -1;
+    for (int k = 0; k < NB; k++)
+        rc->spare_track[k] = rc->spare_id[k] = -1;
     *out = rc;
     return CR_OK;
 }
@@ -720,6 +774,7 @@ static void add_change(cr_recon_t *rc, int kind, int ball, double t, const seg_t
 {
     change_t *c;
 
+
     if (rc->nch >= MAX_CH)
         return;
     c = &rc->ch[rc->nch++];
@@ -731,6 +786,8 @@ static void add_change(cr_recon_t *rc, int kind, int ball, double t, const seg_t
     c->vout[1] = vout[1];
     c->x = x;
     c->y = y;
+    c->mv[0] = c->mv[1] = 0;
+    c->creep = false;
     c->done = false;
 }
 
@@ -780,6 +837,37 @@ static long last_frame(const cr_recon_t *rc, long a)
     return e < rc->n_frames ? e : rc->n_frames - 1;
 }
 
+/* Whether ball i, that jumped to (x, y) at frame a and stays there, can
+ * have been stopped by a ball it hit: one resting within reach of (x, y)
+ * that is moving by frame e (a stun shot on a close ball stops the cue
+ * ball within a frame, like a hand putting it down). */
+static bool stopped_by_ball(cr_recon_t *rc, int i, long a, long e, double x, double y)
+{
+    rframe_t *g = frm(rc, e);
+    int j;
+
+    for (j = 0; j < NB; j++) {
+        rball_t *bj = &rc->b[j];
+        double rx, ry;
+
+        if (j == i || g->st[j] != OB_SEEN)
+            continue;
+        if (bj->state == B_REST) {
+            rx = bj->rx;
+            ry = bj->ry;
+        } else if (bj->state == B_MOVING && bj->nh > 0 && cur_seg(bj)->t0 >= frm(rc, a)->t - 3.0 * rc->dt) {
+            rx = bj->anc_x;
+            ry = bj->anc_y;
+        } else {
+            continue;
+        }
+        if (hypot(rx - x, ry - y) <= 2.0 * rc->R + rc->p.contact_tol_mm &&
+            hypot(g->x[j] - rx, g->y[j] - ry) > fmax(rc->p.onset_min_mm, rc->p.onset_k * sig(rc, g->s[j])))
+            return true;
+    }
+    return false;
+}
+
 /* A resting ball at frame a. */
 static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_placed, double *cue_xy)
 {
@@ -813,6 +901,21 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
         return;
     }
     dev = dist2(f->x[i], f->y[i], b->rx, b->ry);
+    if (dev <= thr && e > a && frm(rc, e)->st[i] == OB_SEEN && rc->active && i != CR_BALL_CUE) {
+        /* an object ball hit late in the frame interval has moved little
+         * by frame a: when the lookahead is clearly away and frame a is
+         * already 3 sigma that way, it started before a (decided a frame
+         * sooner; between shots balls are put down, not hit) */
+        rframe_t *g = frm(rc, e);
+        double de = dist2(g->x[i], g->y[i], b->rx, b->ry);
+
+        if (de > thr) {
+            double ux = (g->x[i] - b->rx) / de, uy = (g->y[i] - b->ry) / de;
+
+            if ((f->x[i] - b->rx) * ux + (f->y[i] - b->ry) * uy > 3.0 * s * sqrt(1.0 + 1.0 / fmax(b->rw, 1.0)))
+                dev = thr + 1e-9; /* an onset at a */
+        }
+    }
     if (dev <= thr) {
         double w = b->rw < 50 ? b->rw + 1 : 50;
 
@@ -833,8 +936,35 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
     }
     n = line_fit(rc, i, a, e, f->t, &px, &py, &vx, &vy);
     sp = hypot(vx, vy);
-    if (e > a && dev > 2 * rc->R && sp * rc->dt < thr) {
-        /* moved and stays put: put there by hand (or re-racked) */
+    if (e > a && frm(rc, e)->st[i] == OB_SEEN &&
+        dev > 3.0 * fmax(rc->p.onset_min_mm, rc->p.onset_k * sig(rc, frm(rc, e)->s[i])) &&
+        dev > 4.0 * rc->p.accel_max_mm_s2 * rc->dt * rc->dt && sp * rc->dt < thr &&
+        (!rc->active || dev > 2.0 * rc->R) && !stopped_by_ball(rc, i, a, e, f->x[i], f->y[i])) {
+        /* jumped well beyond the noise (of the sample after: a blurred
+         * jump frame has a large sigma) in one frame and stays put: a ball
+         * that fast (dev / dt) would need over 4 accel_max to stop within a
+         * frame, so no blow did this; it was put there by hand (or
+         * re-racked). During a shot another ball can stop it that fast
+         * (a stun shot from close by): there only a jump over 2R is a
+         * hand. Its new rest: the mean of the samples there, by their
+         * sigmas (the first is often blurred) */
+        double sw = 0, sx = 0, sy = 0;
+
+        for (k = a; k <= e; k++) {
+            rframe_t *g = frm(rc, k);
+            double wk;
+
+            if (g->st[i] != OB_SEEN)
+                continue;
+            wk = 1.0 / (sig(rc, g->s[i]) * sig(rc, g->s[i]));
+            sw += wk;
+            sx += wk * g->x[i];
+            sy += wk * g->y[i];
+        }
+        if (sw > 0) {
+            px = sx / sw;
+            py = sy / sw;
+        }
         (*n_reloc)++;
         if (i == CR_BALL_CUE) {
             *cue_placed = true;
@@ -843,7 +973,7 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
         }
         b->rx = px;
         b->ry = py;
-        b->rw = 1;
+        b->rw = (double)(e - a + 1);
         b->t_stop = f->t;
         rest_seg(&m, f->t - 0.5 * rc->dt, px, py);
         push_seg(b, &m);
@@ -869,8 +999,8 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
         double vo[2] = {vx, vy};
 
         /* a ball that stopped moments ago and goes on the same way was creeping */
-        if (b->t_stop > 0 && t_on - b->t_stop < rc->p.resume_s && sp > 0 &&
-            (vx * b->dir[0] + vy * b->dir[1]) / sp > 0.8 && sp < 200.0) {
+        if (b->t_stop > 0 && t_on - b->t_stop < rc->p.resume_s && dev > 0 &&
+            ((f->x[i] - b->rx) * b->dir[0] + (f->y[i] - b->ry) * b->dir[1]) / dev > 0.5 && sp < 200.0) {
             b->state = B_MOVING;
             b->anchor = true;
             b->anc_x = b->rx;
@@ -886,6 +1016,11 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
             return;
         }
         add_change(rc, CH_ONSET, i, t_on, &before, vo, b->rx, b->ry);
+        if (rc->nch > 0 && rc->ch[rc->nch - 1].ball == i && dev > 0) {
+            rc->ch[rc->nch - 1].mv[0] = (f->x[i] - b->rx) / dev;
+            rc->ch[rc->nch - 1].mv[1] = (f->y[i] - b->ry) / dev;
+            rc->ch[rc->nch - 1].creep = b->t_stop > 0 && t_on - b->t_stop < rc->p.resume_s && sp < 200.0;
+        }
     }
     b->state = B_MOVING;
     b->anchor = true;
@@ -1084,6 +1219,153 @@ static void vanish(cr_recon_t *rc, int i, long a)
     (void)qy;
 }
 
+/* A V with a free vertex fitted to (t, d): d = h + s_in (tc - t) before tc,
+ * h + s_out (t - tc) after, the tc in [t0, t1] (with at least min_side
+ * samples either side) that fits best. Returns tc;
+ * *h, its standard error (from sigma) and the two slopes with theirs. */
+static double vee_fit(const double *ts, const double *ds, int n, double t0, double t1, double sigma, int min_side,
+                      double *h, double *se_h, double sl[2], double se_sl[2])
+{
+    double best = INFINITY, tb = t0;
+    int g, k;
+
+    *h = NAN;
+    *se_h = INFINITY;
+    sl[0] = sl[1] = 0;
+    se_sl[0] = se_sl[1] = INFINITY;
+    for (g = 0; g <= 64; g++) {
+        double tc = t0 + (t1 - t0) * g / 64.0, m[3][3], r[3], sse = 0, inv[3];
+        int nb = 0, na = 0, q;
+
+        memset(m, 0, sizeof(m));
+        memset(r, 0, sizeof(r));
+        for (k = 0; k < n; k++) {
+            double f[3] = {1.0, ts[k] < tc ? tc - ts[k] : 0.0, ts[k] < tc ? 0.0 : ts[k] - tc};
+
+            if (ts[k] < tc)
+                nb++;
+            else
+                na++;
+            for (q = 0; q < 3; q++) {
+                for (int w = 0; w < 3; w++)
+                    m[q][w] += f[q] * f[w];
+                r[q] += f[q] * ds[k];
+            }
+        }
+        if (nb < min_side || na < min_side)
+            continue;
+        {
+            double mc[3][3];
+
+            memcpy(mc, m, sizeof(m));
+            if (!solve(mc, r, 3))
+                continue;
+        }
+        for (k = 0; k < n; k++) {
+            double e = ds[k] - r[0] - (ts[k] < tc ? r[1] * (tc - ts[k]) : r[2] * (ts[k] - tc));
+
+            sse += e * e;
+        }
+        if (sse < best) {
+            best = sse;
+            tb = tc;
+            *h = r[0];
+            sl[0] = r[1];
+            sl[1] = r[2];
+            /* the diagonal of the inverse normal matrix: standard errors */
+            for (q = 0; q < 3; q++) {
+                double mc[3][3], e[3] = {0, 0, 0};
+
+                memcpy(mc, m, sizeof(m));
+                e[q] = 1.0;
+                inv[q] = solve(mc, e, 3) ? e[q] : INFINITY;
+            }
+            *se_h = sigma * sqrt(fabs(inv[0]));
+            se_sl[0] = sigma * sqrt(fabs(inv[1]));
+            se_sl[1] = sigma * sqrt(fabs(inv[2]));
+        }
+    }
+    return tb;
+}
+
+/* Times and distances to rail r of ball i's SEEN samples in frames
+ * [k0, k1], at most max. */
+static int rail_samples(cr_recon_t *rc, int i, int r, long k0, long k1, double *t, double *d, int max)
+{
+    int n = 0;
+    long k;
+
+    for (k = k0; k <= k1 && n < max; k++) {
+        rframe_t *g;
+
+        if (!frame_ok(rc, k))
+            continue;
+        g = frm(rc, k);
+        if (g->st[i] != OB_SEEN)
+            continue;
+        t[n] = g->t;
+        d[n] = rail_dist(rc, r, g->x[i], g->y[i]);
+        n++;
+    }
+    return n;
+}
+
+/* When ball i touched rail r near t_near: its distance to the nose line,
+ * before and after, against time, is two lines that meet at distance R
+ * (the normal velocity reverses there, the reflection). Fits a V with a
+ * free vertex (vee_fit) to the SEEN samples from t_near - 0.15 s (wide:
+ * 0.3 s, for slow contacts) to frame a; *sig_ok
+ * says the vertex is at R (within contact_tol and 2 of its standard
+ * errors: two lines fitted to the rounded turn of a slow, decelerating
+ * contact put it a few millimetres off) and both sides are significant (slope over 3 of its standard
+ * errors, from sigma_mm): a real turn at R, not noise along a cushion nor a
+ * ball drifting a few millimetres off it. Returns the time where the V
+ * forced through R fits best (the contact time). */
+static double rail_contact_time(cr_recon_t *rc, int i, int r, long a, double t_near, double sigma_mm, bool wide,
+                                bool *sig_ok)
+{
+    double ts[RW_MAX], ds[RW_MAX], h, se_h, sl[2], se_sl[2], tb = t_near, t0, t1, best = INFINITY;
+    long k0 = a;
+    int n, g, k;
+
+    *sig_ok = false;
+    while (k0 > a - (RW_MAX - 1) && frame_ok(rc, k0 - 1) && frm(rc, k0 - 1)->t >= t_near - (wide ? 0.3 : 0.15))
+        k0--;
+    n = rail_samples(rc, i, r, k0, a, ts, ds, RW_MAX);
+    if (n < 6)
+        return t_near;
+    t0 = fmax(ts[0], t_near - (wide ? 0.2 : 0.1));
+    t1 = fmin(ts[n - 1], t_near + (wide ? 0.1 : 0.05));
+    vee_fit(ts, ds, n, t0, t1, sigma_mm, 3, &h, &se_h, sl, se_sl);
+    *sig_ok = isfinite(h) && fabs(h - rc->R) <= rc->p.contact_tol_mm + 2.0 * se_h && sl[0] > 3.0 * se_sl[0] &&
+              sl[1] > 3.0 * se_sl[1];
+    /* the time: the V through R itself (the vertex is R; its time is
+     * better fixed with that known than with the vertex free) */
+    for (g = 0; g <= 64; g++) {
+        double sxy[2] = {0, 0}, sxx[2] = {0, 0}, sse = 0, slv[2], tc = t0 + (t1 - t0) * g / 64.0;
+
+        for (k = 0; k < n; k++) {
+            int q = ts[k] < tc ? 0 : 1;
+            double u = fabs(ts[k] - tc);
+
+            sxy[q] += (ds[k] - rc->R) * u;
+            sxx[q] += u * u;
+        }
+        for (k = 0; k < 2; k++)
+            slv[k] = sxx[k] > 0 ? fmax(0.0, sxy[k] / sxx[k]) : 0.0;
+        for (k = 0; k < n; k++) {
+            double e = ds[k] - rc->R - slv[ts[k] < tc ? 0 : 1] * fabs(ts[k] - tc);
+
+            sse += e * e;
+        }
+        if (sse < best) {
+            best = sse;
+            tb = tc;
+        }
+    }
+    return tb;
+}
+
 /* A shallow cushion contact bends the path too little to see as a kink:
  * the fitted normal velocity turns from toward the cushion to away from it
  * while the ball is within R + contact_tol of its nose line. */
@@ -1129,12 +1411,79 @@ static void graze_cushions(cr_recon_t *rc, int i, long a)
                     tc = tm;
             }
             if (isfinite(tc)) {
-                seg_eval(&b->approach[r], tc, &cx, &cy);
-                emit_cushion(rc, i, (cr_rail_t)r, tc, cx, cy);
+                /* only a significant reversal of the distance to the nose line */
+                bool ok;
+                double tv = rail_contact_time(rc, i, r, last_frame(rc, a), tc, sig(rc, frm(rc, a)->s[i]), false, &ok);
+
+                if (ok) {
+                    tc = tv;
+                    seg_eval(&b->approach[r], tc, &cx, &cy);
+                    emit_cushion(rc, i, (cr_rail_t)r, tc, cx, cy);
+                }
             }
         }
         if (fabs(vn) > vthr)
             b->vn[r] = vn;
+    }
+}
+
+/* A cushion contact from the distance to the nose line alone: a ball's
+ * normal velocity reverses only at distance R from it (nothing else pushes
+ * a ball away from a cushion it is touching). When the distance came down
+ * to within R + contact_tol and then clearly (4 sigma) went up again, after
+ * it had clearly come down, and the V fit (rail_contact_time) is
+ * significant, the ball touched the cushion. This sees shallow and slow
+ * contacts that bend the path too little for a kink. */
+static void rail_watch(cr_recon_t *rc, int i, long a)
+{
+    rball_t *b = &rc->b[i];
+    rframe_t *f = frm(rc, a);
+    double m = fmax(1.0, 4.0 * sig(rc, f->s[i]));
+    int r;
+
+    if (f->st[i] != OB_SEEN)
+        return;
+    for (r = 0; r < CR_RAIL_COUNT; r++) {
+        double d;
+
+        if (rail_dist(rc, r, f->x[i], f->y[i]) > 3.0 * rc->R || near_pocket(rc, f->x[i], f->y[i], rc->R, NULL) >= 0) {
+            b->rw_on[r] = false;
+            continue;
+        }
+        d = rail_dist(rc, r, f->x[i], f->y[i]);
+        if (!b->rw_on[r]) {
+            b->rw_on[r] = true;
+            b->rw_max[r] = b->rw_min[r] = d;
+            b->rw_tmin[r] = f->t;
+            continue;
+        }
+        if (d < b->rw_min[r]) {
+            b->rw_min[r] = d;
+            b->rw_tmin[r] = f->t;
+            continue;
+        }
+        if (b->rw_min[r] > rc->R + rc->p.contact_tol_mm || b->rw_max[r] - b->rw_min[r] < m || d - b->rw_min[r] < m) {
+            if (d > b->rw_max[r] && b->rw_min[r] >= b->rw_max[r] - m) {
+                b->rw_max[r] = d; /* not come near yet: moving away */
+                b->rw_min[r] = d;
+                b->rw_tmin[r] = f->t;
+            }
+            continue;
+        }
+        {
+            bool ok;
+            double tc = rail_contact_time(rc, i, r, a, b->rw_tmin[r], sig(rc, f->s[i]), false, &ok), x, y;
+
+            if (!ok) /* a slow contact: more samples either side */
+                tc = rail_contact_time(rc, i, r, a, b->rw_tmin[r], sig(rc, f->s[i]), true, &ok);
+
+            if (ok) {
+                ball_pos_at(rc, i, tc, &x, &y);
+                emit_cushion(rc, i, (cr_rail_t)r, tc, x, y);
+                b->rw_max[r] = b->rw_min[r] = d;
+                b->rw_tmin[r] = f->t;
+            }
+        }
     }
 }
 
@@ -1147,6 +1496,7 @@ static void analyse_moving(cr_recon_t *rc, int i, long a)
     double s_a = sig(rc, f->s[i]), px, py, res, thr;
     long k, e = last_frame(rc, a);
 
+    rail_watch(rc, i, a);
     if (f->st[i] != OB_SEEN) {
         for (k = a + 1; k <= e; k++)
             if (frm(rc, k)->st[i] == OB_SEEN)
@@ -1231,6 +1581,7 @@ static void analyse_moving(cr_recon_t *rc, int i, long a)
         if (is_still(rc, i, a, &mx, &my) && stop_time(rc, i, a, &ts) <= f->t) {
             seg_vel(s, f->t - rc->p.still_s, &vx, &vy);
             b->state = B_REST;
+            memset(b->rw_on, 0, sizeof(b->rw_on));
             b->rx = mx;
             b->ry = my;
             b->rw = 5;
@@ -1250,17 +1601,30 @@ static void analyse_moving(cr_recon_t *rc, int i, long a)
     }
 }
 
+/* The segment k back from ball b's current one (0: the current), with the
+ * time it ended in *end (INFINITY for the current); NULL past the history. */
+static const seg_t *seg_back(const rball_t *b, int k, double *end)
+{
+    int n = b->nh < NSEG ? b->nh : NSEG;
+
+    if (k >= n)
+        return NULL;
+    *end = k == 0 ? INFINITY : b->hist[(b->nh - k + NSEG * 2) % NSEG].t0;
+    return &b->hist[(b->nh - 1 - k + NSEG * 2) % NSEG];
+}
+
 /* Ball k's candidate as the one that hit ball c->ball. Returns a score
  * (lower is better; INFINITY when impossible) and the contact time. */
 static double hitter_score(cr_recon_t *rc, const change_t *c, int k, bool allow_pending, double *t_out,
                            bool *frozen_out)
 {
     rball_t *bk = &rc->b[k];
-    const seg_t *cands[2];
+    const seg_t *cands[3];
     int nc = 0, q, j;
     bool moving = bk->state == B_MOVING || bk->state == B_LOST || (bk->state == B_REST && bk->t_stop > c->t - rc->dt);
     bool pending = false, resolved_onset = false;
-    double best = INFINITY, win = c->kind == CH_ONSET ? 3.0 * rc->dt : 1.5 * rc->dt;
+    double back = 3.0 * rc->dt;
+    double best = INFINITY, win = c->kind == CH_ONSET ? back : 1.5 * rc->dt;
 
     if (!on_table_state(bk->state) && bk->state != B_GONE)
         return INFINITY;
@@ -1271,7 +1635,7 @@ static double hitter_score(cr_recon_t *rc, const change_t *c, int k, bool allow_
             pending = true;
             if (rc->ch[j].kind == CH_ONSET && rc->ch[j].done)
                 resolved_onset = true;
-            if (rc->ch[j].kind == CH_ONSET && !rc->ch[j].done && !allow_pending)
+            if (rc->ch[j].kind == CH_ONSET && !rc->ch[j].done && !allow_pending && c->kind != CH_KINK)
                 return INFINITY;
         }
     }
@@ -1285,14 +1649,27 @@ static double hitter_score(cr_recon_t *rc, const change_t *c, int k, bool allow_
      * kinked ball may also have hit a ball that has not moved yet */
     if (!moving && !pending && c->kind != CH_KINK)
         return INFINITY;
-    cands[nc++] = seg_at(bk, c->t - 0.5 * rc->dt);
-    if (cur_seg(bk) != cands[0])
-        cands[nc++] = cur_seg(bk);
+    /* the segments that were its path in the window, each only over its
+     * own span (a segment extrapolated back before its start is no path;
+     * the oldest kept one may be) */
+    {
+        double w_lo = c->t - back, w_hi = c->t + 2.0 * rc->dt, end;
+        const seg_t *sq;
+
+        for (j = 0; nc < 3 && (sq = seg_back(bk, j, &end)) != NULL; j++) {
+            if (sq->t0 > w_hi + 0.5 * rc->dt)
+                continue;
+            cands[nc++] = sq;
+            if (sq->t0 <= w_lo || sq->rest)
+                break;
+        }
+    }
     for (q = 0; q < nc; q++) {
         bool fr;
         double dmin, tmin, tc, sc, ax, ay, bx, by;
 
-        double lo = c->t - 3.0 * rc->dt, hi = c->t + 2.0 * rc->dt, se;
+        double lo = c->t - back, hi = c->t + 2.0 * rc->dt, se;
+        bool starts_inside = false;
 
         if (!cands[q])
             continue;
@@ -1301,8 +1678,10 @@ static double hitter_score(cr_recon_t *rc, const change_t *c, int k, bool allow_
         if (!cands[q]->rest) {
             if (hi > se + 0.5 * rc->dt)
                 hi = se + 0.5 * rc->dt;
-            if (lo < cands[q]->t0 - 0.5 * rc->dt && q > 0)
+            if (lo < cands[q]->t0 - 0.5 * rc->dt && q < nc - 1) {
                 lo = cands[q]->t0 - 0.5 * rc->dt;
+                starts_inside = true;
+            }
         }
         if (hi <= lo)
             continue;
@@ -1312,6 +1691,8 @@ static double hitter_score(cr_recon_t *rc, const change_t *c, int k, bool allow_
                 continue;
             tc = tmin;
         }
+        if (fr && starts_inside && !cands[q + 1]->rest)
+            continue; /* it came into contact on its previous segment */
         if (fr) {
             /* touching already: a frozen pair starting together */
             if (!pending && !(cands[q]->rest == false))
@@ -1321,6 +1702,9 @@ static double hitter_score(cr_recon_t *rc, const change_t *c, int k, bool allow_
         if (fabs(tc - c->t) > win && !fr)
             continue;
         sc = fabs(tc - c->t) / rc->dt;
+        if (c->kind == CH_KINK && tc > c->t)
+            sc += 2.0 * (tc - c->t) / rc->dt; /* its path ends at the kink: a later contact is on
+                                                * the extrapolation, past the ball it hit */
         if (fr)
             sc += 1.0 + (resolved_onset ? 0.0 : 1.0);
         if (!moving && !pending)
@@ -1344,10 +1728,10 @@ static double hitter_score(cr_recon_t *rc, const change_t *c, int k, bool allow_
             }
         }
         if (c->kind == CH_ONSET) {
-            double sp = hypot(c->vout[0], c->vout[1]), lx = bx - ax, ly = by - ay, ll = hypot(lx, ly);
+            double sp = hypot(c->mv[0], c->mv[1]), lx = bx - ax, ly = by - ay, ll = hypot(lx, ly);
 
-            if (sp > 50.0 && ll > 0) {
-                double cs = (c->vout[0] * lx + c->vout[1] * ly) / (sp * ll);
+            if (sp > 0.5 && ll > 0) {
+                double cs = (c->mv[0] * lx + c->mv[1] * ly) / (sp * ll);
 
                 if (cs < 0.3)
                     continue;
@@ -1363,12 +1747,86 @@ static double hitter_score(cr_recon_t *rc, const change_t *c, int k, bool allow_
     return best;
 }
 
+/* Inward unit normal of rail r (pointing into the table). */
+static void rail_normal(int r, double *nx, double *ny)
+{
+    *nx = r == CR_RAIL_HEAD ? 1 : r == CR_RAIL_FOOT ? -1 : 0;
+    *ny = r == CR_RAIL_LEFT ? 1 : r == CR_RAIL_RIGHT ? -1 : 0;
+}
+
+/* A ball resting near a cushion, struck toward it, that is first seen
+ * moving away from it has been to the cushion and back in between (it is
+ * all over within a frame or two when the gap is small): the cushion
+ * contact, when the ball, sent along the line of centres from hitter k at
+ * tc, covered the gap to R from the nose line. */
+static void bounce_after_blow(cr_recon_t *rc, const change_t *c, int k, double tc)
+{
+    double hx, hy, lx, ly, ll, sp, mv[2], vb;
+    int r;
+
+    ball_pos_at(rc, k, tc, &hx, &hy);
+    lx = c->x - hx;
+    ly = c->y - hy;
+    ll = hypot(lx, ly);
+    mv[0] = c->mv[0];
+    mv[1] = c->mv[1];
+    if (hypot(mv[0], mv[1]) < 0.5) {
+        sp = hypot(c->vout[0], c->vout[1]);
+        if (!(sp > 0))
+            return;
+        mv[0] = c->vout[0] / sp;
+        mv[1] = c->vout[1] / sp;
+    }
+    if (!(ll > 0))
+        return;
+    lx /= ll;
+    ly /= ll;
+    sp = hypot(c->vout[0], c->vout[1]);
+    /* the speed the blow gave it: the hitter's velocity along the line of
+     * centres (equal masses; the struck ball was at rest) */
+    {
+        double hv[2];
+
+        seg_vel(seg_at(&rc->b[k], tc - 0.5 * rc->dt), tc, &hv[0], &hv[1]);
+        vb = fmax(0.0, hv[0] * lx + hv[1] * ly);
+    }
+    for (r = 0; r < CR_RAIL_COUNT; r++) {
+        double nx, ny, d = rail_dist(rc, r, c->x, c->y), bin, bout, t, x = c->x, y = c->y, gap = fmax(0.0, d - rc->R);
+        bool seen_back, must_reach;
+
+        if (d > 2.0 * rc->R + rc->p.contact_tol_mm)
+            continue;
+        rail_normal(r, &nx, &ny);
+        bin = lx * nx + ly * ny;     /* < 0: sent toward the cushion */
+        bout = mv[0] * nx + mv[1] * ny; /* > 0: seen leaving it */
+        /* leaving it at the first sight, or between it and the lookahead
+         * (the fitted velocity over those frames turns away) */
+        seen_back = bout > 0.2 || (sp > 100.0 && (c->vout[0] * nx + c->vout[1] * ny) > 0.3 * sp);
+        /* or sent into a cushion less than R away faster than the cloth can
+         * stop it over that gap: it cannot have missed it */
+        must_reach = gap < rc->R && (vb * bin) * (vb * bin) > 2.0 * rc->p.accel_max_mm_s2 * gap;
+        if (!(bin < -0.2 && (seen_back || must_reach)))
+            continue;
+        if (must_reach)
+            sp = vb;
+        t = tc + (sp > 1.0 ? gap / (sp * -bin) : 0.0);
+        if (t > c->t + rc->dt)
+            t = c->t + rc->dt;
+        if (t < tc)
+            t = tc;
+        x += lx * gap / -bin;
+        y += ly * gap / -bin;
+        emit_cushion(rc, c->ball, (cr_rail_t)r, t, x, y);
+    }
+}
+
 /* An onset that a collision already emitted explains (the other ball's
  * kink came first). A ball resting near a cushion that leaves it the other
  * way than the blow sent it has bounced off that cushion in between. */
 static bool explained_already(cr_recon_t *rc, change_t *c)
 {
     int k, r;
+
 
     if (c->kind != CH_ONSET)
         return false;
@@ -1398,6 +1856,7 @@ static bool explained_already(cr_recon_t *rc, change_t *c)
                 break;
             }
         }
+        bounce_after_blow(rc, c, e->a == c->ball ? e->b : e->a, e->t);
         c->done = true;
         return true;
     }
@@ -1456,7 +1915,260 @@ static bool explain_collision(cr_recon_t *rc, change_t *c, bool allow_pending)
             b = a == c->ball ? best_k : c->ball;
         }
         emit_collision(rc, a, b, best_t, conf);
+        if (c->kind == CH_ONSET)
+            bounce_after_blow(rc, c, best_k, best_t);
     }
+    c->done = true;
+    return true;
+}
+
+/* The fitted paths can be off by a few millimetres right after another
+ * change (a segment fitted on two samples): the raw samples decide then.
+ * A ball whose sampled centre came within 2R + contact_tol (+ 2 sigma of
+ * the pair's noise) of this ball's, closing in, in [lo, hi] hit it, when the distance (interpolated between
+ * the two frames) reached 2R. Returns the ball or -1. */
+static int sample_cause(cr_recon_t *rc, const change_t *c, double lo, double hi, double *t_out, bool *frozen_out)
+{
+    double reach = 2.0 * rc->R + rc->p.contact_tol_mm, best = INFINITY;
+    long k, k1 = last_frame(rc, rc->next), k0 = k1;
+    int j, best_k = -1, i = c->ball;
+
+    while (k0 > k1 - (RING - 2) && frame_ok(rc, k0 - 1) && frm(rc, k0 - 1)->t >= lo - rc->dt)
+        k0--;
+    for (j = 0; j < NB; j++) {
+        double dp = NAN, tp = NAN;
+
+        if (j == i)
+            continue;
+        for (k = k0; k <= k1; k++) {
+            rframe_t *g = frm(rc, k);
+            double d;
+
+            if (g->st[i] != OB_SEEN || g->st[j] != OB_SEEN)
+                continue;
+            d = hypot(g->x[i] - g->x[j], g->y[i] - g->y[j]);
+            if (g->t >= lo && g->t <= hi + rc->dt && d <= reach + 2.0 * hypot(sig(rc, g->s[i]), sig(rc, g->s[j])) &&
+                isfinite(dp) && dp > d) {
+                double tc = dp > 2.0 * rc->R && d < 2.0 * rc->R ? tp + (g->t - tp) * (dp - 2.0 * rc->R) / (dp - d)
+                                                                  : (d <= 2.0 * rc->R ? tp : g->t);
+
+                if (fabs(tc - c->t) < best) {
+                    best = fabs(tc - c->t);
+                    best_k = j;
+                    *t_out = tc;
+                    *frozen_out = false;
+                }
+                break;
+            }
+            dp = d;
+            tp = g->t;
+        }
+    }
+    return best_k;
+}
+
+/* A frozen cluster (a rack): a blow goes through touching balls at once,
+ * and the far side of the rack may start before the balls in between are
+ * seen to move. A ball that starts while it rests touching a chain of
+ * resting, touching balls one of which was hit in [lo, hi] was set moving
+ * by that blow: the collision with its neighbour on the chain, at the time
+ * of the hit (frozen: the order inside a cluster cannot be seen). Returns
+ * the neighbour or -1. */
+static int cluster_cause(cr_recon_t *rc, const change_t *c, double lo, double hi, double *t_out, bool *frozen_out)
+{
+    double px[NB], py[NB], reach = 2.0 * rc->R + rc->p.contact_tol_mm;
+    int q[NB], first[NB], nq = 0, head = 0, j, k;
+    bool in[NB], seen[NB];
+
+    for (j = 0; j < NB; j++) {
+        const seg_t *s = rc->b[j].nh > 0 ? seg_at(&rc->b[j], c->t - 3.0 * rc->dt) : NULL;
+
+        in[j] = s && s->rest && rc->b[j].state != B_ABSENT && rc->b[j].state != B_GONE;
+        seen[j] = false;
+        first[j] = -1;
+        if (in[j]) {
+            px[j] = s->p[0];
+            py[j] = s->p[1];
+        }
+    }
+    if (!in[c->ball])
+        return -1;
+    q[nq++] = c->ball;
+    seen[c->ball] = true;
+    while (head < nq) {
+        int u = q[head++];
+
+        for (j = 0; j < NB; j++) {
+            if (seen[j] || !in[j] || hypot(px[j] - px[u], py[j] - py[u]) > reach)
+                continue;
+            seen[j] = true;
+            first[j] = u == c->ball ? j : first[u];
+            for (k = rc->n_recent - 1; k >= 0; k--) {
+                const recent_t *r = &rc->recent[k];
+
+                if ((r->a == j || r->b == j) && r->a != c->ball && r->b != c->ball && r->t >= lo && r->t <= hi) {
+                    *t_out = r->t;
+                    *frozen_out = true;
+                    return first[j];
+                }
+            }
+            if (nq < NB)
+                q[nq++] = j;
+        }
+    }
+    return -1;
+}
+
+/* The wider search for what set a ball moving, when the contact-time match
+ * of explain_collision found nothing: a ball never starts (or speeds up) by
+ * itself during a shot. A slow ball's onset is seen late (it creeps for a
+ * while before it is 5 sigma from its rest), so look back cause_window_s:
+ * any other ball whose path came within 2R (+ tolerance) of this ball's
+ * path in that window hit it, at the first time the distance reached 2R. A
+ * ball already touching it (a frozen pair, a rack) passed the blow on when
+ * it moved or was hit itself. The latest such contact before the change
+ * wins (the one that moved it); *frozen says the contact was a push between
+ * touching balls (its time is the pusher's). */
+static int find_cause(cr_recon_t *rc, const change_t *c, double *t_out, bool *frozen_out)
+{
+    double lo = c->t - rc->p.cause_window_s, hi = c->t + 2.0 * rc->dt, best = INFINITY, reach;
+    int k, j, best_k = -1;
+
+    /* a slow start's time is a rough extrapolation: the contact may be as
+     * late as the frame that showed it moved */
+    if (frame_ok(rc, rc->next) && frm(rc, rc->next)->t + 0.5 * rc->dt > hi)
+        hi = frm(rc, rc->next)->t + 0.5 * rc->dt;
+
+    if (c->kind == CH_KINK)
+        lo = c->t - 4.0 * rc->dt;
+    if (rc->active && lo < rc->t_stroke)
+        lo = rc->t_stroke;
+    if (c->before.rest && lo < c->before.t0)
+        lo = c->before.t0;
+    if (!(hi > lo))
+        return -1;
+    reach = 2.0 * rc->R + rc->p.contact_tol_mm;
+    for (k = 0; k < NB; k++) {
+        const rball_t *bk = &rc->b[k];
+        const seg_t *s;
+        double end;
+
+        if (k == c->ball || bk->nh == 0 || bk->state == B_ABSENT)
+            continue;
+        for (j = 0; (s = seg_back(bk, j, &end)) != NULL; j++) {
+            double a0 = fmax(lo, s->t0), a1 = fmin(hi, end), tc, dmin, tmin, sc, ax, ay, bx, by;
+            bool fr;
+
+            if (bk->state == B_GONE && j == 0 && a1 > bk->t_gone)
+                a1 = bk->t_gone;
+            if (s->t0 > hi)
+                continue;
+            if (end < lo)
+                break;
+            if (!(a1 > a0))
+                continue;
+            if (s->rest) {
+                /* touching and at rest: it passed a blow on if it was hit (or
+                 * started) in the window */
+                double tr = NAN;
+                int q;
+
+                seg_eval(s, a0, &ax, &ay);
+                seg_eval(&c->before, a0, &bx, &by);
+                if (hypot(ax - bx, ay - by) > reach)
+                    continue;
+                for (q = rc->n_recent - 1; q >= 0; q--) {
+                    const recent_t *r = &rc->recent[q];
+
+                    if ((r->a == k || r->b == k) && r->a != c->ball && r->b != c->ball && r->t >= lo && r->t <= hi) {
+                        tr = r->t;
+                        break;
+                    }
+                }
+                if (!isfinite(tr))
+                    continue;
+                sc = fabs(c->t - tr) / rc->dt + 3.0;
+                if (sc < best) {
+                    best = sc;
+                    best_k = k;
+                    *t_out = tr;
+                    *frozen_out = true;
+                }
+                continue;
+            }
+            tc = contact_time(&c->before, s, a0, a1, 2.0 * rc->R, &fr, &dmin, &tmin);
+            if (!isfinite(tc)) {
+                if (dmin > reach)
+                    continue;
+                tc = tmin;
+            }
+            sc = fabs(c->t - tc) / rc->dt;
+            if (tc > c->t + rc->dt)
+                sc += 2.0;
+            if (fr)
+                sc += 2.0;
+            /* the struck ball leaves along the line of centres, away from the hitter */
+            seg_eval(s, tc, &ax, &ay);
+            seg_eval(&c->before, tc, &bx, &by);
+            {
+                double dv[2] = {c->vout[0], c->vout[1]}, vi[2], lx = bx - ax, ly = by - ay, ll = hypot(lx, ly), nd;
+
+                seg_vel(&c->before, tc, &vi[0], &vi[1]);
+                dv[0] -= vi[0];
+                dv[1] -= vi[1];
+                if (c->kind == CH_ONSET) {
+                    dv[0] = 100.0 * c->mv[0];
+                    dv[1] = 100.0 * c->mv[1];
+                }
+                nd = hypot(dv[0], dv[1]);
+                if (nd > 50.0 && ll > 0) {
+                    double cs = (dv[0] * lx + dv[1] * ly) / (nd * ll);
+
+                    if (cs < 0.0)
+                        continue;
+                    sc += 2.0 * (1.0 - cs);
+                }
+            }
+            if (sc < best) {
+                best = sc;
+                best_k = k;
+                *t_out = tc;
+                *frozen_out = fr;
+            }
+        }
+    }
+    if (best_k < 0)
+        best_k = sample_cause(rc, c, lo, hi, t_out, frozen_out);
+    if (best_k < 0 && c->kind == CH_ONSET)
+        best_k = cluster_cause(rc, c, lo, hi, t_out, frozen_out);
+    return best_k;
+}
+
+/* Explains a change by find_cause; returns true when it found one. */
+static bool explain_late(cr_recon_t *rc, change_t *c)
+{
+    double t = c->t;
+    bool fr = false;
+    int k = find_cause(rc, c, &t, &fr), a, b;
+
+    if (k < 0)
+        return false;
+    a = k;
+    b = c->ball;
+    if (c->kind == CH_KINK) {
+        /* both moving: the faster one into the other */
+        double va[2], vb[2];
+
+        seg_vel(&c->before, t, &va[0], &va[1]);
+        seg_vel(seg_at(&rc->b[k], t - 0.5 * rc->dt), t, &vb[0], &vb[1]);
+        if (hypot(va[0], va[1]) > hypot(vb[0], vb[1])) {
+            a = c->ball;
+            b = k;
+        }
+    }
+    emit_collision(rc, a, b, t, fr ? 0.3 : 1.0);
+    if (c->kind == CH_ONSET)
+        bounce_after_blow(rc, c, k, t);
     c->done = true;
     return true;
 }
@@ -1479,14 +2191,33 @@ static bool explain_cushion(cr_recon_t *rc, change_t *c)
         {
             double vi[2], vin;
 
+            bool ok;
+            long a = rc->next, e = last_frame(rc, a);
+            double tv;
+
             seg_vel(&c->before, c->t, &vi[0], &vi[1]);
             vin = (r == CR_RAIL_HEAD) ? vi[0] : (r == CR_RAIL_FOOT) ? -vi[0] : (r == CR_RAIL_LEFT) ? vi[1] : -vi[1];
             if (!(vn > vin))
                 continue;
+            /* the normal velocity must reverse: a significant V in the
+             * distance to the nose line (its time is the contact's), or a
+             * clear turn of the fitted velocities */
+            tv = rail_contact_time(rc, c->ball, r, e, c->t, sig(rc, frm(rc, a)->s[c->ball]), false, &ok);
+            if (ok) {
+                t = tv;
+            } else {
+                /* too few samples after it for a significant V, but the
+                 * fitted velocities turned: the approach decides the time */
+                if (!(vin < -40.0 && vn > 40.0))
+                    continue;
+                t = tv;
+                if (!(fabs(t - c->t) <= 2.0 * rc->dt)) {
+                    t = rail_time(rc, &c->before, r, c->t - 2.0 * rc->dt, c->t + rc->dt);
+                    if (!isfinite(t))
+                        t = c->t;
+                }
+            }
         }
-        t = rail_time(rc, &c->before, r, c->t - 2.0 * rc->dt, c->t + rc->dt);
-        if (!isfinite(t))
-            t = c->t;
         if (rail < 0 || fabs(t - c->t) < fabs(bt - c->t)) {
             rail = r;
             bt = t;
@@ -1505,11 +2236,110 @@ static bool explain_cushion(cr_recon_t *rc, change_t *c)
     return true;
 }
 
+/* A kink that left the ball faster than it came: only a blow does that. */
+static bool kink_sped_up(const change_t *c)
+{
+    double vi[2], si, so;
+
+    seg_vel(&c->before, c->t, &vi[0], &vi[1]);
+    si = hypot(vi[0], vi[1]);
+    so = hypot(c->vout[0], c->vout[1]);
+    return c->before.n >= 3 && so > 1.5 * si + 300.0;
+}
+
 static int cmp_change(const void *pa, const void *pb)
 {
     const change_t *a = pa, *b = pb;
 
     return a->t < b->t ? -1 : a->t > b->t ? 1 : a->ball - b->ball;
+}
+
+/* Double hit (6.7): the cue ball rested within half a ball of the object
+ * ball it hits first, and after a single impact (equal masses, restitution
+ * at least 0.9) keeps at most 5 % of its speed along the line of centres;
+ * what it gains after that comes from cloth friction on its spin, at most
+ * accel_max. A cue ball seen going on along the line of centres faster
+ * than that was pushed again by the tip. Armed at the first contact,
+ * decided dh_frames later; a suspicion, never certain. */
+static void dh_arm(cr_recon_t *rc, const cr_event_t *e)
+{
+    const rball_t *cb = &rc->b[CR_BALL_CUE];
+    const seg_t *s;
+    int ob = e->a == CR_BALL_CUE ? e->b : e->a;
+    double cx = rc->cue_at_stroke[0], cy = rc->cue_at_stroke[1], ox, oy, d, vx, vy;
+
+    rc->dh_ball = -1;
+    if (ob < 0 || ob >= NB || rc->b[ob].nh == 0)
+        return;
+    ball_pos_at(rc, ob, rc->t_stroke, &ox, &oy);
+    d = hypot(ox - cx, oy - cy);
+    if (!(d > 0) || d > 2.0 * rc->R + rc->R)
+        return; /* not close at the stroke */
+    s = seg_at(cb, e->t - 0.5 * rc->dt);
+    if (s && s->rest && cb->nh > 0 && !cb->hist[(cb->nh - 1) % NSEG].rest)
+        s = &cb->hist[(cb->nh - 1) % NSEG]; /* struck and in contact within a frame */
+    if (!s || s->rest)
+        return;
+    seg_vel(s, e->t, &vx, &vy);
+    rc->dh_ball = ob;
+    rc->dh_t = e->t;
+    rc->dh_n[0] = (ox - cx) / d;
+    rc->dh_n[1] = (oy - cy) / d;
+    rc->dh_vin = vx * rc->dh_n[0] + vy * rc->dh_n[1];
+    if (!(rc->dh_vin > 0))
+        rc->dh_ball = -1;
+}
+
+static void dh_check(cr_recon_t *rc, long a)
+{
+    double t[16], p[16], w[16], z[16], ta, bound, vout, se, sig_sum = 0;
+    int n = 0;
+    long k;
+    seg_t ln;
+
+    if (rc->dh_ball < 0)
+        return;
+    ta = frm(rc, a)->t;
+    if (ta < rc->dh_t + 3.0 * rc->dt)
+        return;
+    /* the cue ball's samples after the contact, along the line of centres */
+    for (k = a; k > a - 16 && frame_ok(rc, k) && frm(rc, k)->t > rc->dh_t && n < 16; k--) {
+        rframe_t *f = frm(rc, k);
+
+        if (f->st[CR_BALL_CUE] != OB_SEEN)
+            continue;
+        t[n] = f->t;
+        p[n] = f->x[CR_BALL_CUE] * rc->dh_n[0] + f->y[CR_BALL_CUE] * rc->dh_n[1];
+        w[n] = 1.0;
+        z[n] = 0.0;
+        sig_sum += sig(rc, f->s[CR_BALL_CUE]);
+        n++;
+    }
+    rc->dh_ball = -1 - rc->dh_ball; /* decided (the ball kept for the event) */
+    if (n < 3 || !poly_fit(t, p, z, w, n, ta, 1, &ln))
+        return;
+    vout = ln.v[0];
+    {
+        double tm = 0, stt = 0;
+
+        for (k = 0; k < n; k++)
+            tm += t[k] / n;
+        for (k = 0; k < n; k++)
+            stt += (t[k] - tm) * (t[k] - tm);
+        se = (sig_sum / n) / sqrt(fmax(stt, 1e-12));
+    }
+    bound = 0.05 * rc->dh_vin + rc->p.accel_max_mm_s2 * (ta - rc->dh_t) + 3.0 * se;
+    if (vout > bound) {
+        cr_event_t ev;
+        double ex = (vout - bound) / (0.3 * rc->dh_vin);
+
+        cr_event_init(&ev, CR_EV_DOUBLE_HIT);
+        ev.t = rc->dh_t;
+        ev.shot = rc->shot;
+        ev.ball = -1 - rc->dh_ball;
+        ev.confidence = 0.5 + 0.4 * fmin(1.0, fmax(0.0, ex));
+        queue_event(rc, &ev);
+    }
 }
 
 /* First-contact confidence: two cue-ball contacts too close to order, or a
@@ -1534,6 +2364,8 @@ static void first_contact_doubt(cr_recon_t *rc, int from)
     if (first < 0)
         return;
     rc->first_done = true;
+    rc->t_first = rc->batch[first].t;
+    dh_arm(rc, &rc->batch[first]);
     {
         const seg_t *s = seg_at(&rc->b[0], rc->batch[first].t - 0.5 * rc->dt);
 
@@ -1581,8 +2413,12 @@ static void resolve_changes(cr_recon_t *rc)
     for (k = 0; k < rc->nch; k++) {
         change_t *c = &rc->ch[k];
 
-        if (c->ball == CR_BALL_CUE && c->kind == CH_ONSET && !explain_collision(rc, c, false)) {
-            emit_stroke(rc, c->t, false);
+        if (c->ball == CR_BALL_CUE && c->kind == CH_ONSET && !explain_collision(rc, c, false) &&
+            !(rc->active && explain_late(rc, c))) {
+            /* a cue ball creeping on moments after it seemed to stop, in
+             * its shot, is no new stroke */
+            if (!(rc->active && c->creep))
+                emit_stroke(rc, c->t, false);
             c->done = true;
         }
     }
@@ -1597,19 +2433,32 @@ static void resolve_changes(cr_recon_t *rc)
         if (!progress && pass > 0)
             break;
     }
+    /* what is left: the wider search, in time order (a cluster resolves
+     * ball by ball), and again while it finds more */
+    for (pass = 0; pass < 4; pass++) {
+        progress = false;
+        for (k = 0; k < rc->nch; k++) {
+            change_t *c = &rc->ch[k];
+
+            if (c->done || (c->ball == CR_BALL_CUE && c->kind == CH_ONSET))
+                continue;
+            if (c->kind == CH_KINK && !kink_sped_up(c))
+                continue;
+            if (explain_late(rc, c))
+                progress = true;
+        }
+        if (!progress)
+            break;
+    }
     for (k = 0; k < rc->nch; k++) {
         change_t *c = &rc->ch[k];
-        double vi[2], si, so;
 
         if (c->done)
             continue;
         if (c->kind == CH_KINK) {
             if (explain_cushion(rc, c))
                 continue;
-            seg_vel(&c->before, c->t, &vi[0], &vi[1]);
-            si = hypot(vi[0], vi[1]);
-            so = hypot(c->vout[0], c->vout[1]);
-            if (c->before.n >= 3 && so > 1.5 * si + 300.0) {
+            if (kink_sped_up(c)) {
                 /* sped up with nothing to explain it */
                 if (c->ball == CR_BALL_CUE)
                     emit_stroke(rc, c->t, true);
@@ -1619,8 +2468,10 @@ static void resolve_changes(cr_recon_t *rc)
             c->done = true;
             continue;
         }
-        /* an object ball that started with nothing to explain it */
-        emit_simple(rc, CR_EV_DISTURBED, c->ball, c->t, c->x, c->y, rc->active ? rc->shot : -1);
+        /* an object ball that started with nothing to explain it (unless
+         * it was still creeping) */
+        if (!c->creep)
+            emit_simple(rc, CR_EV_DISTURBED, c->ball, c->t, c->x, c->y, rc->active ? rc->shot : -1);
         c->done = true;
     }
     if (rc->active && !rc->first_done)
@@ -1666,6 +2517,92 @@ static void maybe_rest(cr_recon_t *rc, double t_now, bool final)
     queue_event(rc, &ev);
 }
 
+/* A collision between two moving balls that changed each other's course
+ * too little for a kink (a glancing touch, one chasing the other): their
+ * distance, like a ball's to a cushion, can only turn at 2R. When the
+ * distance between them clearly fell and then clearly rose again, a V
+ * fitted to it (free vertex) whose vertex is at 2R (within its error and
+ * a millimetre) and whose two sides are significant is a contact; a near
+ * miss turns above 2R. Time: the vertex. Hitter: the faster one. */
+static void pair_watch(cr_recon_t *rc, long a)
+{
+    rframe_t *f = frm(rc, a);
+    double reach = 5.0 * rc->R;
+    int i, j;
+
+    for (i = 0; i < NB; i++) {
+        for (j = i + 1; j < NB; j++) {
+            double d, sp, m;
+
+            if (rc->b[i].state != B_MOVING || rc->b[j].state != B_MOVING || f->st[i] != OB_SEEN ||
+                f->st[j] != OB_SEEN) {
+                rc->pw_on[i][j] = false;
+                continue;
+            }
+            d = hypot(f->x[i] - f->x[j], f->y[i] - f->y[j]);
+            if (d > reach) {
+                rc->pw_on[i][j] = false;
+                continue;
+            }
+            sp = hypot(sig(rc, f->s[i]), sig(rc, f->s[j]));
+            m = fmax(1.5, 4.0 * sp);
+            if (!rc->pw_on[i][j]) {
+                rc->pw_on[i][j] = true;
+                rc->pw_max[i][j] = rc->pw_min[i][j] = d;
+                rc->pw_tmin[i][j] = f->t;
+                continue;
+            }
+            if (d < rc->pw_min[i][j]) {
+                rc->pw_min[i][j] = d;
+                rc->pw_tmin[i][j] = f->t;
+                continue;
+            }
+            if (rc->pw_min[i][j] > 2.0 * rc->R + rc->p.contact_tol_mm || rc->pw_max[i][j] - rc->pw_min[i][j] < m ||
+                d - rc->pw_min[i][j] < m) {
+                if (d > rc->pw_max[i][j] && rc->pw_min[i][j] >= rc->pw_max[i][j] - m) {
+                    rc->pw_max[i][j] = rc->pw_min[i][j] = d;
+                    rc->pw_tmin[i][j] = f->t;
+                }
+                continue;
+            }
+            {
+                double ts[64], ds[64], h, se_h, sl[2], se_sl[2], tc, tn = rc->pw_tmin[i][j];
+                long k, k0 = a;
+                int n = 0;
+
+                while (k0 > a - 63 && frame_ok(rc, k0 - 1) && frm(rc, k0 - 1)->t >= tn - 0.15)
+                    k0--;
+                for (k = k0; k <= a && n < 64; k++) {
+                    rframe_t *g = frm(rc, k);
+
+                    if (g->st[i] != OB_SEEN || g->st[j] != OB_SEEN)
+                        continue;
+                    ts[n] = g->t;
+                    ds[n] = hypot(g->x[i] - g->x[j], g->y[i] - g->y[j]);
+                    n++;
+                }
+                rc->pw_max[i][j] = rc->pw_min[i][j] = d; /* decided either way: watch anew */
+                rc->pw_tmin[i][j] = f->t;
+                if (n < 5)
+                    continue;
+                tc = vee_fit(ts, ds, n, fmax(ts[0], tn - 0.1), fmin(ts[n - 1], tn + 0.05), sp, 2, &h, &se_h, sl, se_sl);
+                if (!(fabs(h - 2.0 * rc->R) <= 1.0 + 2.0 * se_h && sl[0] > 3.0 * se_sl[0] && sl[1] > 3.0 * se_sl[1]))
+                    continue;
+                {
+                    double vi[2], vj[2];
+                    int hi_ball, lo_ball;
+
+                    seg_vel(seg_at(&rc->b[i], tc - 0.5 * rc->dt), tc, &vi[0], &vi[1]);
+                    seg_vel(seg_at(&rc->b[j], tc - 0.5 * rc->dt), tc, &vj[0], &vj[1]);
+                    hi_ball = hypot(vi[0], vi[1]) >= hypot(vj[0], vj[1]) ? i : j;
+                    lo_ball = hi_ball == i ? j : i;
+                    emit_collision(rc, hi_ball, lo_ball, tc, 1.0);
+                }
+            }
+        }
+    }
+}
+
 static void analyse(cr_recon_t *rc, long a)
 {
     rframe_t *f = frm(rc, a);
@@ -1705,6 +2642,25 @@ static void analyse(cr_recon_t *rc, long a)
                 b->rx = f->x[i];
                 b->ry = f->y[i];
                 b->rw = 1;
+                {
+                    /* where it rests: the mean of the samples by their sigmas
+                     * (the first sight of a ball put down is often blurred) */
+                    double sw = 0, sx = 0, sy = 0;
+
+                    for (k = a; k <= e; k++) {
+                        rframe_t *g = frm(rc, k);
+                        double wk = 1.0 / (sig(rc, g->s[i]) * sig(rc, g->s[i]));
+
+                        sw += wk;
+                        sx += wk * g->x[i];
+                        sy += wk * g->y[i];
+                    }
+                    if (sw > 0) {
+                        b->rx = sx / sw;
+                        b->ry = sy / sw;
+                        b->rw = (double)(e - a + 1);
+                    }
+                }
                 b->t_stop = a > 0 ? f->t - 0.5 * rc->dt : f->t;
                 b->last_seen = a;
                 b->anchor = false;
@@ -1751,12 +2707,14 @@ static void analyse(cr_recon_t *rc, long a)
         }
     }
     resolve_changes(rc);
+    pair_watch(rc, a);
     if (cue_placed && n_reloc < 3) {
         /* the cue ball put down by hand (several balls at once: a re-rack) */
         double mx = cue_xy[0], my = cue_xy[1];
 
         emit_simple(rc, CR_EV_PLACED, CR_BALL_CUE, f->t - 0.5 * rc->dt, mx, my, -1);
     }
+    dh_check(rc, a);
     maybe_rest(rc, f->t, false);
 }
 
@@ -1798,17 +2756,90 @@ static void commit_batch(cr_recon_t *rc)
     rc->nbatch = 0;
 }
 
+/* The id an event names for a slot. */
+static int slot_id(const cr_recon_t *rc, int slot)
+{
+    if (slot < 0 || slot >= NB)
+        return slot < 0 ? slot : -1;
+    return slot < NID ? slot : rc->spare_id[slot];
+}
+
+static void name_balls(const cr_recon_t *rc, cr_event_t *ev)
+{
+    int i;
+
+    switch (ev->type) {
+    case CR_EV_COLLISION:
+        ev->a = slot_id(rc, ev->a);
+        ev->b = slot_id(rc, ev->b);
+        break;
+    case CR_EV_STROKE:
+    case CR_EV_REST:
+        for (i = 0; i < ev->n_balls; i++)
+            ev->balls[i].id = slot_id(rc, ev->balls[i].id);
+        for (i = 0; i < ev->n_moving; i++)
+            ev->moving[i] = slot_id(rc, ev->moving[i]);
+        if (ev->type == CR_EV_STROKE)
+            ev->ball = slot_id(rc, ev->ball);
+        break;
+    default:
+        if (ev->ball >= 0)
+            ev->ball = slot_id(rc, ev->ball);
+        break;
+    }
+}
+
 static int drain(cr_recon_t *rc, cr_event_t *out, int max, int *n)
 {
-    int k = rc->nq < max ? rc->nq : max;
+    int k = rc->nq < max ? rc->nq : max, i;
 
     if (k > 0) {
         memcpy(out, rc->q, sizeof(*out) * (size_t)k);
         memmove(rc->q, rc->q + k, sizeof(*out) * (size_t)(rc->nq - k));
         rc->nq -= k;
     }
+    for (i = 0; i < k; i++)
+        name_balls(rc, &out[i]);
     *n = k;
     return CR_OK;
+}
+
+/* The slot of a tracked ball (see NID), or -1 when every spare slot is
+ * taken. A track keeps the slot it was first given, so a track whose id
+ * flickers to -1 and back is still one ball. */
+static int ball_slot(cr_recon_t *rc, const cr_ball_obs_t *o)
+{
+    const int known = o->id >= 0 && o->id < NID;
+    int k, n = rc->n_ts < TRACK_MAP ? rc->n_ts : TRACK_MAP, slot = -1, at = -1;
+
+    for (k = 0; k < n && at < 0; k++)
+        if (rc->ts_track[k] == o->track)
+            at = k;
+    if (at >= 0 && rc->ts_slot[at] >= NID) {
+        slot = rc->ts_slot[at]; /* an unidentified track keeps its spare slot for life */
+        if (known)
+            rc->spare_id[slot] = o->id;
+        return slot;
+    }
+    if (known)
+        slot = o->id;
+    else if (at >= 0)
+        slot = rc->ts_slot[at]; /* an identified track whose id flickered to -1 */
+    else
+        for (k = NID; k < NB && slot < 0; k++)
+            if (rc->spare_track[k] < 0) {
+                rc->spare_track[k] = o->track;
+                slot = k;
+            }
+    if (slot < 0)
+        return -1;
+    if (at < 0) {
+        at = rc->n_ts % TRACK_MAP;
+        rc->n_ts++;
+    }
+    rc->ts_track[at] = o->track;
+    rc->ts_slot[at] = slot;
+    return slot;
 }
 
 int cr_recon_push(cr_recon_t *rc, const cr_ball_frame_t *frame, cr_event_t *out, int max, int *n)
@@ -1833,7 +2864,7 @@ int cr_recon_push(cr_recon_t *rc, const cr_ball_frame_t *frame, cr_event_t *out,
     }
     for (k = 0; k < frame->n && k < CR_VISION_MAX_DETECTIONS; k++) {
         const cr_ball_obs_t *o = &frame->balls[k];
-        int id = o->id;
+        int id = ball_slot(rc, o);
 
         if (id < 0 || id >= NB || f->st[id] != OB_NONE)
             continue;

@@ -21,11 +21,46 @@
  * pocketed; over a cushion, off the table. A stroke's time is its cue ball's
  * path extrapolated back to its rest position.
  *
+ * A ball never starts moving by itself during a shot. An onset (or a kink
+ * that speeds a ball up) with no contact at its estimated time is traced
+ * back up to cause_window_s (a slow ball is seen to move late): any ball
+ * whose path came within 2R of it hit it, at the first time the distance
+ * reached 2R; a ball resting against a chain of touching resting balls one
+ * of which was hit (a rack, a frozen pair) was hit through them. Only a
+ * start with no possible cause, or one between shots, is `disturbed`; a
+ * slow start moments after a ball seemed to stop is its creep, no event.
+ * A ball that jumps more than R in a frame and stays put was put there by
+ * hand (its rest is the sigma-weighted mean of its samples there).
+ *
+ * Cushions, beyond the kinks: the normal velocity reverses only at distance
+ * R from the nose line, so a ball whose distance to it came down to R and
+ * clearly rose again touched it (shallow and slow contacts); the time is
+ * where a V (the paths before and after, as distance against time) fitted
+ * to the samples meets R, and the V must be significant on both sides (a
+ * ball rolling along a cushion in noise is no contact). A ball struck into
+ * a cushion less than R away, faster than the cloth can stop it over the
+ * gap, or seen leaving it, touched it. Two moving balls whose distance
+ * turns at 2R (a V with its free vertex at 2R, both sides significant)
+ * touched: a glancing contact too slight for a kink.
+ *
  * Confidence: collisions inside frozen clusters (a rack) and first contacts
  * that cannot be ordered from the trajectories (closer than doubt_sigmas
- * timing sigmas, or with a ball the cue ball passed within reach of that has
+ * timing sigmas, a second cue-ball contact found after the first went out
+ * yet as early, or with a ball the cue ball passed within reach of that has
  * not moved yet) get a confidence below 1, so that the rules engine defers
  * (and gives the shooter the benefit of the doubt) rather than guess.
+ *
+ * Double hit (RULES 6.7, docs/EVENTS.md `double_hit`): when the cue ball
+ * rested within half a ball of the object ball it hits first, a single
+ * impact leaves it at most 5 % of its speed along the line of centres plus
+ * what cloth friction (accel_max) adds; a cue ball seen going on faster
+ * than that (3 sigma) was pushed again by the tip: a `double_hit` event
+ * (ball: the object ball, t: the contact) with a confidence in [0.5, 0.9],
+ * never 1 (a 1 ms tip contact is not seen at video rates).
+ *
+ * Latency: an object ball hit during a shot is taken to have started at
+ * frame a when the lookahead frame is clearly away from its rest and frame
+ * a already 3 sigma that way (a contact late in the frame interval).
  *
  * Ids: balls with id -1 are ignored (an event needs a ball number).
  *
@@ -70,11 +105,20 @@ typedef struct {
     double still_mm;        /* (1.0) */
     double contact_tol_mm;  /* slack on the contact distances 2R (ball) and R (cushion) (5) */
     double frozen_mm;       /* a ball resting this close to touching a cushion at the stroke
-                             * is reported frozen to it (1.5) */
-    double resume_s;        /* a ball that starts again this soon after stopping, the way it
-                             * was going, was still creeping: no event (0.5) */
+                             * is reported frozen to it (0.5). WPA 8.4 takes a ball as not
+                             * frozen unless declared, and a frozen mark stops its contacts
+                             * with that cushion from counting as "driven to" it; so only a
+                             * ball that is surely touching (well under typical calibration
+                             * error) is marked, the rest is left to the referee's input */
+    double resume_s;        /* a ball that starts again this soon after stopping, slowly
+                             * (under 200 mm/s), the way it was going or with no cause found,
+                             * was still creeping: no event (no stroke for a cue ball in its
+                             * own shot, no disturbed ball) (0.5) */
     double doubt_sigmas;    /* two first contacts closer than this many timing sigmas get a
                              * confidence below 1 (3) */
+    double cause_window_s;  /* a ball never starts moving by itself during a shot: how far
+                             * before a ball's onset (seen late when it creeps) the search
+                             * for the ball that hit it looks (0.5) */
 } cr_recon_params_t;
 
 void cr_recon_params_defaults(cr_recon_params_t *p);

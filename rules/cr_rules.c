@@ -483,10 +483,16 @@ static void judge_first_contact(cr_judge_t *j, bool final)
     char why[160], why2[160], b1[16], b2[16];
     bool legal1, legal2, doubt;
 
-    if (s->first_judged || s->first_ball < 0)
+    if (s->first_judged || (s->first_ball < 0 && !s->unknown_contact))
         return;
     if (s->is_push_out)
         goto judged; /* 6.2 is suspended on a push-out (9-ball 2.7) */
+    if (s->unknown_contact && (s->first_ball < 0 || s->t_unknown <= s->t_first)) {
+        /* the first ball touched could not be identified: 6.2 cannot be judged */
+        snprintf(s->note, sizeof(s->note),
+                 "The cue ball first contacted a ball the camera could not identify; 6.2 was not judged.");
+        goto judged;
+    }
     doubt = s->first_conf < 1.0 || (s->second_ball >= 0 && s->t_second - s->t_first < 1e-4);
     if (!final && doubt)
         return;
@@ -533,9 +539,10 @@ static void saw_position(cr_judge_t *j, int ball, double t, double x, double y)
             s->left_rail[ball] |= 1u << r;
 }
 
+/* Whether the cue ball had touched any ball (identified or not) by t. */
 static bool shot_after_contact(const cr_shot_t *s, double t)
 {
-    return s->first_ball >= 0 && t >= s->t_first;
+    return (s->first_ball >= 0 && t >= s->t_first) || (s->unknown_contact && t >= s->t_unknown);
 }
 
 static void ruling_event_init(cr_judge_t *j, cr_event_t *out, double t, int shot)
@@ -590,7 +597,7 @@ static int end_shot(cr_judge_t *j, const cr_event_t *rest, double t_end, cr_even
     judge_first_contact(j, true);
 
     /* 6.2/6.3 no contact: the cue ball touched no ball (suspended on a push-out). */
-    if (s->first_ball < 0 && !s->is_push_out)
+    if (s->first_ball < 0 && !s->unknown_contact && !s->is_push_out)
         cr_shot_add_foul(j, "no_contact", t_end, 1.0, "The cue ball did not contact any object ball.");
 
     /* 6.3 No Rail after Contact: no ball pocketed, and no ball driven to a rail
@@ -602,10 +609,11 @@ static int end_shot(cr_judge_t *j, const cr_event_t *rest, double t_end, cr_even
     for (i = 0; i < s->n_off; i++)
         if (shot_after_contact(s, s->t_off[i]))
             rail_ok = true;
-    if (s->first_ball >= 0 && !s->is_break && !s->is_push_out && cr_shot_object_pocketed_count(s) == 0 && !rail_ok)
+    if ((s->first_ball >= 0 || s->unknown_contact) && !s->is_break && !s->is_push_out &&
+        cr_shot_object_pocketed_count(s) == 0 && !rail_ok)
         cr_shot_add_foul(j, "no_rail", t_end, 1.0,
                          "After the cue ball contacted %s, no ball was pocketed and no ball was driven to a rail.",
-                         cr_ball_str(s->first_ball, b));
+                         s->first_ball >= 0 ? cr_ball_str(s->first_ball, b) : "a ball");
 
     /* 6.11 ¶2: the cue ball must cross the head string or contact a ball on
      * or in front of it. A cue ball pocketed in a pocket past the string
@@ -1179,6 +1187,17 @@ int cr_judge_feed(cr_judge_t *j, const cr_event_t *ev, cr_event_t *out, int cap)
         if (ev->a == CR_BALL_CUE || ev->b == CR_BALL_CUE) {
             int ob = ev->a == CR_BALL_CUE ? ev->b : ev->a;
 
+            if (ob < 0 || ob >= CR_NUM_BALLS) {
+                /* an unidentified ball: a contact, but not one 6.2 can judge */
+                if (!s->unknown_contact || ev->t < s->t_unknown) {
+                    s->unknown_contact = true;
+                    s->t_unknown = ev->t;
+                }
+                if (!s->first_judged)
+                    judge_first_contact(j, false);
+                n = flush_fouls(j, out, cap, n);
+                break;
+            }
             if (s->first_ball < 0 || ev->t < s->t_first) {
                 s->second_ball = s->first_ball;
                 s->t_second = s->t_first;
@@ -1198,6 +1217,11 @@ int cr_judge_feed(cr_judge_t *j, const cr_event_t *ev, cr_event_t *out, int cap)
         break;
 
     case CR_EV_CUSHION:
+        if (s->active && (ev->ball < 0 || ev->ball >= CR_NUM_BALLS) && shot_after_contact(s, ev->t)) {
+            /* an unidentified ball driven to a rail still satisfies 6.3 */
+            s->rail_after_contact = true;
+            break;
+        }
         if (!s->active || ev->ball < 0 || ev->ball >= CR_NUM_BALLS)
             break;
         saw_position(j, ev->ball, ev->t, ev->x, ev->y);
@@ -1227,6 +1251,8 @@ int cr_judge_feed(cr_judge_t *j, const cr_event_t *ev, cr_event_t *out, int cap)
             /* 1.7: a ball that drops by itself between shots is restored. */
             break;
         }
+        if ((ev->ball < 0 || ev->ball >= CR_NUM_BALLS) && shot_after_contact(s, ev->t))
+            s->rail_after_contact = true; /* an unidentified ball pocketed: 6.3 is met (8.4) */
         if (ev->ball >= 0 && ev->ball < CR_NUM_BALLS && !cr_shot_pocketed(s, ev->ball) &&
             s->n_pocketed < CR_NUM_BALLS) {
             s->pocket_of[s->n_pocketed] = ev->pocket;

@@ -45,6 +45,8 @@ typedef struct {
     int first_ball;
     double t_first;
     double first_conf;
+    bool unknown_contact; /* the cue ball touched a ball vision could not identify (id -1) */
+    double t_unknown;     /* the earliest such contact */
     int second_ball;
     double t_second;
     bool first_judged; /* the first contact was judged when it arrived */

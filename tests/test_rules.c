@@ -128,6 +128,14 @@ static const scenario_t scenarios[] = {
       CUSH(6.9, 1, 1, "left", 1600, 29), REST(9, 1, TABLE9)},
      "wrong_ball_first", 2, "anywhere", NOCHECK, NULL, NULL, 0},
 
+    {"6.2 an unidentified first ball is not judged (no wrong-ball or no-contact call)", "9ball", NULL,
+     {BREAK9(1), STROKE(6, 1, TABLE9), COL(6.5, 1, 0, -1), CUSH(6.9, 1, -1, "right", 1800, 1241),
+      REST(9, 1, TABLE9)},
+     "", 2, "none", NOCHECK, "could not identify", NULL, 0},
+    {"6.3 after an unidentified first ball, no rail is still a foul", "9ball", NULL,
+     {BREAK9(1), STROKE(6, 1, TABLE9), COL(6.5, 1, 0, -1), REST(9, 1, TABLE9)},
+     "no_rail", 2, "anywhere", NOCHECK, "contacted a ball, no ball", NULL, 0},
+
     /* ---------------- 6.3 no rail after contact, 8.4 driven to a rail */
     {"6.3 no rail after contact", "none", NULL,
      {STROKE(1, 0, B(0, 500, 600) B(3, 1500, 600)), COL(1.5, 0, 0, 3), REST(4, 0, B(0, 1400, 600) B(3, 1600, 600))},

@@ -30,7 +30,8 @@ static void calib_usage(FILE *f)
                "and writes the calibration file (SPEC §5) and a PNG that draws what was found.\n\n"
                "options:\n"
                "  -o, --out FILE      calibration file (default: table.json); the PNG is FILE.png\n"
-               "  --table SIZE        9ft (default), 8ft, 7ft or LxW in mm\n"
+               "  --table SIZE        9ft, 8ft, 7ft or LxW in mm (default: inferred from the balls'\n"
+               "                      size against the cloth, else 9ft)\n"
                "  --head SIDE         image side of the head end: left (default) or right\n"
                "  --corners \"x,y;x,y;x,y;x,y\"  playing-surface corners in pixels (head-left,\n"
                "                      head-right, foot-right, foot-left): no automatic finding\n"
@@ -147,7 +148,8 @@ static void draw_overlay(uint8_t *rgb, int w, int h, const cr_calib_result_t *r,
 }
 
 static int write_calibration(const char *path, const char *input, const cr_calib_result_t *r, const cr_table_t *t,
-                             int w, int h, bool head_right, bool manual, int n_frames)
+                             int w, int h, bool head_right, bool manual, int n_frames, const char *table_from,
+                             const char *head_from)
 {
     json_t *root, *hom;
     int i;
@@ -158,6 +160,8 @@ static int write_calibration(const char *path, const char *input, const cr_calib
     json_object_set_new(root, "source", json_string(input));
     json_object_set_new(root, "method", json_string(manual ? "corners given (--corners)" : "automatic"));
     json_object_set_new(root, "frames", json_integer(n_frames));
+    json_object_set_new(root, "table_from", json_string(table_from));
+    json_object_set_new(root, "head_from", json_string(head_from));
     json_object_set_new(root, "distortion",
                         json_pack("{s:s,s:f,s:[f,f],s:f}", "model",
                                   "d = c + f x (1 + k1 |x|^2), x = (q - c) / f, q undistorted pixel", "k1", r->k1,
@@ -167,6 +171,37 @@ static int write_calibration(const char *path, const char *input, const cr_calib
         json_array_append_new(hom, json_real(r->table_to_px[i]));
     json_object_set_new(root, "table_to_undistorted_px", hom);
     json_object_set_new(root, "cloth_rgb", json_pack("[i,i,i]", r->cloth_rgb[0], r->cloth_rgb[1], r->cloth_rgb[2]));
+    if (r->camera_source != CR_CALIB_CAMERA_NONE) {
+        const cr_camera_t *cam = &r->camera;
+        json_t *c, *rot, *pos;
+
+        /* the same block as `cueref sim` writes for its true camera (one loader reads both) */
+        c = json_pack("{s:f,s:f,s:f,s:f,s:f,s:f}", "fx", cam->fx, "fy", cam->fy, "cx", cam->cx, "cy", cam->cy, "k1",
+                      cam->k1, "k2", cam->k2);
+        rot = json_array();
+        for (i = 0; i < 9; i++)
+            json_array_append_new(rot, json_real(cam->rot[i]));
+        pos = json_array();
+        for (i = 0; i < 3; i++)
+            json_array_append_new(pos, json_real(cam->pos[i]));
+        json_object_set_new(c, "rotation", rot);
+        json_object_set_new(c, "position_mm", pos);
+        json_object_set_new(c, "model", json_string("pinhole, radial distortion k1 k2 on normalised coordinates; "
+                                                    "rotation maps table (x, y, -z) to camera axes, row-major"));
+        json_object_set_new(root, "camera", c);
+        json_object_set_new(
+            root, "camera_fit",
+            json_pack("{s:s,s:[f,f,f],s:f,s:i,s:f,s:s}", "source", cr_calib_camera_source_name(r->camera_source),
+                      "position_sigma_mm", r->camera_sigma_mm[0], r->camera_sigma_mm[1], r->camera_sigma_mm[2],
+                      "outline_rms_px", r->camera_rms_px, "diamond_sights", r->n_diamonds, "diamond_rms_mm",
+                      r->diamond_rms_mm, "note",
+                      r->camera_source == CR_CALIB_CAMERA_DIAMONDS
+                          ? "height and nadir from the parallax of the diamond sights (48 mm above the cloth)"
+                      : r->camera_source == CR_CALIB_CAMERA_HOMOGRAPHY
+                          ? "focal length from the perspective of the cloth outline (tilted view)"
+                          : "height from the 3000 mm prior: ball positions off the nadir may be off by several mm"));
+    }
+    json_object_set_new(root, "ball_diameter_mm", json_real(2 * t->ball_radius_mm));
     json_object_set_new(root, "line_rms_px",
                         json_pack("{s:f,s:f,s:f,s:f}", "top", r->rms_px[0], "bottom", r->rms_px[1], "left",
                                   r->rms_px[2], "right", r->rms_px[3]));
@@ -197,14 +232,14 @@ int cr_cmd_calibrate(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     const char *out = "table.json", *table = NULL, *corners = NULL;
-    bool head_right = false;
+    bool head_right = false, head_given = false;
     int want = MAX_MEDIAN, c, w = 0, h = 0, n, st, i, rc = CR_EXIT_FAIL;
     cr_table_t t;
     cr_calib_params_t cp;
     cr_calib_result_t *res = NULL;
     cr_calib_image_t img;
     uint8_t *rgb = NULL;
-    char err[512] = "", png[4200];
+    char err[512] = "", png[4200], table_why[256] = "default 9 ft: not inferred with --corners";
     double manual[4][2];
 
     optind = 1;
@@ -223,6 +258,7 @@ int cr_cmd_calibrate(int argc, char **argv)
                 return CR_EXIT_USAGE;
             }
             head_right = !strcmp(optarg, "right");
+            head_given = true;
             break;
         case 'C':
             corners = optarg;
@@ -282,6 +318,21 @@ int cr_cmd_calibrate(int argc, char **argv)
         res->dist_f_px = w;
         res->dist_centre_px[0] = (w - 1) / 2.0;
         res->dist_centre_px[1] = (h - 1) / 2.0;
+        cr_calib_params_defaults(&cp);
+        img.rgb = rgb;
+        img.width = w;
+        img.height = h;
+        img.stride = 3 * w;
+        /* the corners given carry no distortion: the camera is fitted as a pinhole */
+        if (cr_calib_camera_estimate(&img, &t, &cp, res) != CR_CALIB_OK || res->camera_rms_px > cp.max_camera_rms_px ||
+            (res->n_diamonds > 0 && res->diamond_rms_mm > cp.max_diamond_rms_mm)) {
+            fprintf(stderr,
+                    "cueref: calibrate: no camera fits the corners given (%s; outline rms %.2f px, sights rms %.2f mm): "
+                    "writing the corners only\n",
+                    res->message[0] ? res->message : "inconsistent", res->camera_rms_px, res->diamond_rms_mm);
+            res->status = CR_CALIB_OK;
+            res->camera_source = CR_CALIB_CAMERA_NONE;
+        }
     } else {
         cr_calib_params_defaults(&cp);
         cp.head_on_right = head_right;
@@ -290,6 +341,19 @@ int cr_cmd_calibrate(int argc, char **argv)
         img.height = h;
         img.stride = 3 * w;
         st = cr_calib_detect(&img, &t, &cp, res);
+        if (st == CR_CALIB_OK && !table) {
+            /* no --table: the balls against the cloth tell the size */
+            cr_table_t inferred;
+
+            if (cr_calib_table_infer(res, &t, &inferred, table_why, sizeof(table_why)) == CR_CALIB_OK) {
+                if (fabs(inferred.length_mm - t.length_mm) > 1.0) {
+                    t = inferred;
+                    st = cr_calib_detect(&img, &t, &cp, res);
+                }
+            } else {
+                snprintf(table_why, sizeof(table_why), "default 9 ft: too few balls on the bed to infer the size");
+            }
+        }
         if (st != CR_CALIB_OK) {
             cr_cli_error("calibrate: %s: the table was not found: %s%s%s", argv[optind], cr_calib_strerror(st),
                          res->message[0] ? ": " : "", res->message);
@@ -297,7 +361,9 @@ int cr_cmd_calibrate(int argc, char **argv)
         }
     }
     snprintf(png, sizeof(png), "%s.png", out);
-    if (write_calibration(out, argv[optind], res, &t, w, h, head_right, corners != NULL, n) != 0) {
+    if (write_calibration(out, argv[optind], res, &t, w, h, head_right, corners != NULL, n,
+                          table ? "--table" : table_why,
+                          head_given ? "--head" : "default: the image left") != 0) {
         cr_cli_error("calibrate: cannot write %s: %s", out, strerror(errno));
         goto done;
     }
@@ -306,8 +372,8 @@ int cr_cmd_calibrate(int argc, char **argv)
         fprintf(stderr, "cueref: calibrate: could not write the check image %s: %s\n", png, err);
     printf("cueref calibrate: %s (%dx%d, median of %d frame%s)\n", argv[optind], w, h, n, n == 1 ? "" : "s");
     printf("  table %.1f x %.1f mm (%s), head end on the image %s (%s)\n", t.length_mm, t.width_mm,
-           table ? "--table" : "default 9 ft; not inferred from the image", head_right ? "right" : "left",
-           head_right ? "--head" : "default");
+           table ? "--table" : table_why, head_right ? "right" : "left",
+           head_given ? "--head" : "default: the head end is assumed on the image left; give --head right if not");
     for (i = 0; i < 4; i++)
         printf("  corner %-10s (%8.2f, %8.2f) px\n", (const char *[]){"head-left", "head-right", "foot-right",
                                                                     "foot-left"}[i],
@@ -317,6 +383,12 @@ int cr_cmd_calibrate(int argc, char **argv)
                "edge points; k1 %.4f\n",
                res->rms_px[0], res->rms_px[1], res->rms_px[2], res->rms_px[3], res->n_inliers[0], res->n_inliers[1],
                res->n_inliers[2], res->n_inliers[3], res->k1);
+    if (res->camera_source != CR_CALIB_CAMERA_NONE)
+        printf("  camera: %.0f mm above the cloth over (%.0f, %.0f) mm (sigma %.0f / %.0f / %.0f), fx %.1f px, k1 %.4f; "
+               "from the %s (%d diamond sights, rms %.2f mm)\n",
+               res->camera.pos[2], res->camera.pos[0], res->camera.pos[1], res->camera_sigma_mm[0],
+               res->camera_sigma_mm[1], res->camera_sigma_mm[2], res->camera.fx, res->camera.k1,
+               cr_calib_camera_source_name(res->camera_source), res->n_diamonds, res->diamond_rms_mm);
     printf("  wrote %s and the check image %s\n", out, png);
     rc = CR_EXIT_OK;
 done:

@@ -5,10 +5,17 @@
  * degrees, k1 0..-0.2, height 2600..3400 mm, every cloth preset, eight balls
  * and a cue with an arm on the table). Prints the success rate, the corner
  * error median / p95 / max (px) and the mapping error at random cloth
- * points median / max (mm), over successful detections.
+ * points median / max (mm), over successful detections; and for the posed
+ * camera the calibration fits: the ball-centre mapping error (random table
+ * points (x, y, R) projected with the true camera, unprojected with the
+ * estimated one onto z = R) median / p95 / max (mm), the camera height and
+ * nadir errors (mm), and how each camera was obtained.
  *
- * usage: calib_bench [N [seed [width height [only]]]]   (defaults 100 1 1280
- * 720; only: run camera index `only` alone and print its corners)
+ * usage: calib_bench [-g] [-n] [N [seed [width height [only]]]]   (defaults
+ * 100 1 1280 720; only: run camera index `only` alone, print its corners
+ * and write its frame to calib_bench_ONLY.ppm; -g: draw an opaque broadcast
+ * graphic, a score box, over a random rail; -n: fit the camera without the
+ * diamond sights, as where none are seen)
  */
 #include <math.h>
 #include <stdio.h>
@@ -55,19 +62,68 @@ static double bench_pct(double *v, int n, double q)
     return v[k];
 }
 
+static int bench_count(const double *v, int n, double above)
+{
+    int i, c = 0;
+
+    for (i = 0; i < n; i++)
+        c += v[i] > above;
+    return c;
+}
+
+/* An opaque score box (dark fill, light text bars) centred on the rail cap
+ * of a random rail at a random place along it, about a quarter of the
+ * image wide and a fifteenth high. */
+static void bench_graphic(uint8_t *img, int w, int h, const cr_camera_t *cam, const cr_table_t *t, uint64_t *s)
+{
+    int rail = (int)(bench_rng(s) % 4), x0, x1, y0, y1, x, y;
+    double f = bench_uni(s, 0.2, 0.8), px, py, u, v;
+
+    switch (rail) {
+    case 0: px = f * t->length_mm, py = -100.0; break;
+    case 1: px = f * t->length_mm, py = t->width_mm + 100.0; break;
+    case 2: px = -100.0, py = f * t->width_mm; break;
+    default: px = t->length_mm + 100.0, py = f * t->width_mm; break;
+    }
+    if (!cr_camera_project(cam, px, py, 48.0, &u, &v))
+        return;
+    x0 = (int)(u - w / 8), x1 = (int)(u + w / 8), y0 = (int)(v - h / 30), y1 = (int)(v + h / 30);
+    for (y = y0 < 0 ? 0 : y0; y <= y1 && y < h; y++)
+        for (x = x0 < 0 ? 0 : x0; x <= x1 && x < w; x++) {
+            uint8_t *q = img + ((size_t)y * w + x) * 3;
+            bool text = (y - y0) > (y1 - y0) / 3 && (y - y0) < 2 * (y1 - y0) / 3 && ((x - x0) / 6) % 3 != 2;
+
+            q[0] = text ? 240 : 20, q[1] = text ? 240 : 30, q[2] = text ? 240 : 90;
+        }
+}
+
 int main(int argc, char **argv)
 {
+    bool graphic = false, no_sights = false;
+
+    while (argc > 1 && argv[1][0] == '-' && argv[1][1] != '\0' && argv[1][2] == '\0' &&
+           (argv[1][1] == 'g' || argv[1][1] == 'n')) {
+        graphic |= argv[1][1] == 'g';
+        no_sights |= argv[1][1] == 'n';
+        argc--, argv++;
+    }
     int n = argc > 1 ? atoi(argv[1]) : 100, w = argc > 4 ? atoi(argv[3]) : 1280, h = argc > 4 ? atoi(argv[4]) : 720;
     uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1, s = seed;
     cr_table_t t;
     uint8_t *img = malloc((size_t)w * h * 3);
     double *cerr = malloc(sizeof(double) * 4 * (size_t)(n > 0 ? n : 1));
     double *merr = malloc(sizeof(double) * 50 * (size_t)(n > 0 ? n : 1));
-    int ok = 0, nc = 0, nm = 0, i, fails_by[8] = {0};
+    double *berr = malloc(sizeof(double) * 50 * (size_t)(n > 0 ? n : 1));
+    double *herr = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+    double *nerr = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+    double *bworst = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+    int n_inf = 0, n_inf_ok = 0, ncrms = 0, ndrms = 0;
+    double *crms = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1)), *drms = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+    int ok = 0, nc = 0, nm = 0, nb = 0, ncam = 0, i, fails_by[8] = {0}, by_src[4] = {0}, ndia = 0;
     double cmax = 0.0;
     int only = argc > 5 ? atoi(argv[5]) : -1;
 
-    if (!img || !cerr || !merr || n <= 0) {
+    if (!img || !crms || !drms || !cerr || !merr || !berr || !herr || !nerr || !bworst || n <= 0) {
         fprintf(stderr, "calib_bench: bad arguments or out of memory\n");
         return 2;
     }
@@ -133,13 +189,32 @@ int main(int argc, char **argv)
             return 2;
         }
         cr_renderer_destroy(r);
+        if (graphic)
+            bench_graphic(img, w, h, &cam, &t, &s);
         im.rgb = img, im.width = w, im.height = h, im.stride = 3 * w;
+        if (only >= 0) { /* the frame, for a look: calib_bench_ONLY.ppm in the working directory */
+            char name[64];
+            FILE *f;
+
+            snprintf(name, sizeof name, "calib_bench_%d.ppm", only);
+            f = fopen(name, "wb");
+            if (f) {
+                fprintf(f, "P6\n%d %d\n255\n", w, h);
+                fwrite(img, 3, (size_t)w * h, f);
+                fclose(f);
+            }
+        }
         cr_calib_params_defaults(&cp);
+        if (no_sights)
+            cp.min_diamonds = CR_TABLE_DIAMOND_COUNT + 1; /* the camera without the sights' parallax */
         cr_calib_detect(&im, &t, &cp, &res);
         cr_camera_table_corners(&cam, &t, truth);
         if (res.status != CR_CALIB_OK) {
             fails_by[-res.status < 8 ? -res.status : 0]++;
-            printf("camera %d: cloth %d tilt %.1f k1 %.3f: %s\n", i, cloth, cs.tilt_deg, cs.k1, res.message);
+            for (k = 0; k < 4; k++)
+                worst = fmax(worst, hypot(res.corners_px[k][0] - truth[k][0], res.corners_px[k][1] - truth[k][1]));
+            printf("camera %d: cloth %d tilt %.1f k1 %.3f: %s (worst corner %.2f px)\n", i, cloth, cs.tilt_deg, cs.k1,
+                   res.message, worst);
             continue;
         }
         ok++;
@@ -158,14 +233,58 @@ int main(int argc, char **argv)
             if (cr_camera_project(&cam, x, y, 0.0, &u, &v) && cr_calib_pixel_to_table(&res, u, v, &xm, &ym))
                 merr[nm++] = hypot(xm - x, ym - y);
         }
+        if (res.camera_source != CR_CALIB_CAMERA_NONE) {
+            double bw = 0.0;
+
+            by_src[res.camera_source]++;
+            ndia += res.n_diamonds;
+            herr[ncam] = fabs(res.camera.pos[2] - cam.pos[2]);
+            nerr[ncam] = hypot(res.camera.pos[0] - cam.pos[0], res.camera.pos[1] - cam.pos[1]);
+            for (k = 0; k < 50; k++) {
+                double x = bench_uni(&s, t.ball_radius_mm, t.length_mm - t.ball_radius_mm);
+                double y = bench_uni(&s, t.ball_radius_mm, t.width_mm - t.ball_radius_mm), u, v, xm, ym;
+
+                if (cr_camera_project(&cam, x, y, t.ball_radius_mm, &u, &v) &&
+                    cr_camera_unproject_plane(&res.camera, u, v, t.ball_radius_mm, &xm, &ym)) {
+                    berr[nb++] = hypot(xm - x, ym - y);
+                    bw = fmax(bw, hypot(xm - x, ym - y));
+                }
+            }
+            bworst[ncam++] = bw;
+            if (bw > 3.0 || only >= 0)
+                printf("camera %d: ball mapping worst %.2f mm; camera from %s (%d sights, rms %.2f mm), height "
+                       "%.0f (true %.0f, sigma %.0f), nadir error %.0f mm, tilt %.1f\n",
+                       i, bw, cr_calib_camera_source_name(res.camera_source), res.n_diamonds, res.diamond_rms_mm,
+                       res.camera.pos[2], cam.pos[2], res.camera_sigma_mm[2], nerr[ncam - 1], cs.tilt_deg);
+        }
+        {
+            cr_table_t ti;
+            char why[256];
+
+            if (cr_calib_table_infer(&res, &t, &ti, why, sizeof why) == CR_CALIB_OK) {
+                n_inf++;
+                n_inf_ok += fabs(ti.width_mm - t.width_mm) < 1.0;
+                if (fabs(ti.width_mm - t.width_mm) >= 1.0 || only >= 0)
+                    printf("camera %d: table %.0f x %.0f inferred %.0f x %.0f: %s\n", i, t.length_mm, t.width_mm,
+                           ti.length_mm, ti.width_mm, why);
+            } else if (only >= 0) {
+                printf("camera %d: table not inferred (%d balls measured)\n", i, res.n_balls_measured);
+            }
+        }
+        if (only >= 0)
+            printf("true fx %.1f k1 %.4f (in the calibration's units %.4f); found fx %.1f k1 %.4f\n", cam.fx, cam.k1,
+                   cam.k1 * (w / cam.fx) * (w / cam.fx), res.camera.fx, res.camera.k1);
         if (only >= 0)
             for (k = 0; k < 4; k++)
                 printf("corner %d truth %.2f %.2f found %.2f %.2f (k1 %.4f; cam yaw %.1f az %.0f)\n", k, truth[k][0],
                        truth[k][1], res.corners_px[k][0], res.corners_px[k][1], res.k1, cs.yaw_deg,
                        cs.tilt_azimuth_deg);
         if (worst > 1.5)
-            printf("camera %d: cloth %d tilt %.1f k1 %.3f: worst corner %.2f px\n", i, cloth, cs.tilt_deg, cs.k1,
-                   worst);
+            printf("camera %d: cloth %d tilt %.1f k1 %.3f: worst corner %.2f px (outline rms %.2f px against the "
+                   "camera, sights rms %.2f mm)\n",
+                   i, cloth, cs.tilt_deg, cs.k1, worst, res.camera_rms_px, res.diamond_rms_mm);
+        if (res.camera_source != CR_CALIB_CAMERA_NONE)
+            crms[ncrms++] = res.camera_rms_px, drms[ndrms] = res.diamond_rms_mm, ndrms += res.n_diamonds > 0;
     }
     printf("calib_bench: N %d seed %llu %dx%d\n", n, (unsigned long long)seed, w, h);
     printf("success %d/%d (%.1f%%); failures: black %d, no cloth %d, edges %d, geometry %d\n", ok, n,
@@ -173,6 +292,27 @@ int main(int argc, char **argv)
     printf("corner error px: median %.3f p95 %.3f max %.3f\n", bench_pct(cerr, nc, 0.5), bench_pct(cerr, nc, 0.95),
            cmax);
     printf("mapping error mm: median %.3f max %.3f\n", bench_pct(merr, nm, 0.5), bench_pct(merr, nm, 1.0));
+    printf("camera: %d fitted (diamond parallax %d, cloth perspective %d, prior %d); %.1f sights per camera\n", ncam,
+           by_src[CR_CALIB_CAMERA_DIAMONDS], by_src[CR_CALIB_CAMERA_HOMOGRAPHY], by_src[CR_CALIB_CAMERA_PRIOR],
+           ncam ? (double)ndia / ncam : 0.0);
+    printf("ball-centre mapping error mm (z = R, estimated camera): median %.3f p95 %.3f max %.3f; cameras with "
+           "worst > 1 mm: %d, > 3 mm: %d\n",
+           bench_pct(berr, nb, 0.5), bench_pct(berr, nb, 0.95), bench_pct(berr, nb, 1.0), bench_count(bworst, ncam, 1.0),
+           bench_count(bworst, ncam, 3.0));
+    printf("table size inferred from the balls: %d of %d successful, %d of them right\n", n_inf, ok, n_inf_ok);
+    printf("camera height error mm: median %.1f p95 %.1f max %.1f; nadir error mm: median %.1f p95 %.1f max %.1f\n",
+           bench_pct(herr, ncam, 0.5), bench_pct(herr, ncam, 0.95), bench_pct(herr, ncam, 1.0),
+           bench_pct(nerr, ncam, 0.5), bench_pct(nerr, ncam, 0.95), bench_pct(nerr, ncam, 1.0));
+    printf("outline rms against the camera px: median %.3f p95 %.3f max %.3f; sights rms mm: median %.3f p95 %.3f max "
+           "%.3f\n",
+           bench_pct(crms, ncrms, 0.5), bench_pct(crms, ncrms, 0.95), bench_pct(crms, ncrms, 1.0),
+           bench_pct(drms, ndrms, 0.5), bench_pct(drms, ndrms, 0.95), bench_pct(drms, ndrms, 1.0));
+    free(crms);
+    free(drms);
+    free(berr);
+    free(herr);
+    free(nerr);
+    free(bworst);
     free(img);
     free(cerr);
     free(merr);

@@ -42,10 +42,18 @@ void cr_calib_params_defaults(cr_calib_params_t *p)
     p->side_trim = 0.08;
     p->min_run_frac = 0.06;
     p->estimate_k1 = true;
-    p->k1_min = -0.35;
+    p->k1_min = -1.0;
     p->k1_max = 0.02;
     p->k1_step = 0.005;
     p->seed = 1;
+    p->estimate_camera = true;
+    p->rail_height_mm = CR_CAMERA_RAIL_HEIGHT_MM;
+    p->prior_height_mm = 3000.0;
+    p->prior_height_sigma_mm = 1500.0;
+    p->min_diamonds = 8;
+    p->max_camera_rms_px = 2.0;
+    p->max_diamond_rms_mm = 3.0;
+    p->min_corner_angle_deg = 30.0;
 }
 
 /* ---- scratch and pixel access ----------------------------------------------------- */
@@ -55,6 +63,7 @@ typedef struct {
     uint8_t *mask;   /* 1 cloth-coloured bed pixel, 2 in the grown region */
     int32_t *stack;  /* flood fill */
     double *pts;     /* edge points, 2 per point, per side */
+    uint8_t *wt;     /* their weights (cr_collect) */
     int cap;         /* edge point capacity per side */
     double ref_chroma[3], ref_sum; /* the cloth model */
 } cr_calib_ctx_t;
@@ -84,20 +93,40 @@ static int cr_fail(cr_calib_result_t *res, int status, const char *detail)
 
 /* ---- cloth model --------------------------------------------------------------------- */
 
-static void cr_median_rgb(const cr_calib_image_t *img, int u0, int v0, int u1, int v1, uint8_t out[3])
+static bool cr_is_cloth(const uint8_t q[3], const double ref_chroma[3], double ref_sum, const cr_calib_params_t *p);
+
+/* Per-channel median over the region; with model non-NULL only over the
+ * pixels within twice chroma_tol of the model colour model[3] (and its
+ * brightness window), so that a ball, the cue or an arm in the centre does
+ * not pull the cloth colour. Returns the number of pixels used. */
+static int cr_median_rgb(const cr_calib_image_t *img, int u0, int v0, int u1, int v1, const uint8_t *model,
+                         const cr_calib_params_t *p, uint8_t out[3])
 {
     static const int zero[256];
     int hist[3][256], c, u, v, n = 0;
+    double mc[3] = {0.0, 0.0, 0.0}, ms = 0.0;
+    cr_calib_params_t loose;
 
+    if (model) {
+        loose = *p;
+        loose.chroma_tol *= 2.0;
+        ms = (double)model[0] + model[1] + model[2];
+        for (c = 0; c < 3; c++)
+            mc[c] = ms > 0.0 ? model[c] / ms : 0.0;
+    }
     for (c = 0; c < 3; c++)
         memcpy(hist[c], zero, sizeof zero);
     for (v = v0; v < v1; v++)
         for (u = u0; u < u1; u++) {
             const uint8_t *q = cr_px(img, u, v);
 
+            if (model && !cr_is_cloth(q, mc, ms, &loose))
+                continue;
             hist[0][q[0]]++, hist[1][q[1]]++, hist[2][q[2]]++;
             n++;
         }
+    if (n == 0)
+        return 0;
     for (c = 0; c < 3; c++) {
         int acc = 0, k;
 
@@ -108,6 +137,7 @@ static void cr_median_rgb(const cr_calib_image_t *img, int u0, int v0, int u1, i
         }
         out[c] = (uint8_t)(k > 255 ? 255 : k);
     }
+    return n;
 }
 
 static bool cr_is_cloth(const uint8_t q[3], const double ref_chroma[3], double ref_sum, const cr_calib_params_t *p)
@@ -212,8 +242,10 @@ static double cr_lum_along(const cr_calib_image_t *img, bool rows, int du, int d
  * pixels along the edge, against noise): the cushion tops are cloth too
  * but narrower than min_run, and are skipped with the dark nose band
  * between them and the bed. The pixel found is refined to the brightness
- * drop going outward. Returns the count. */
-static int cr_collect(const cr_calib_ctx_t *cx, const cr_calib_params_t *p, int side, const int bb[4], double *pts)
+ * drop going outward. The starts of up to three shorter cloth runs before
+ * it are kept too, with half the weight (wt; see below). Returns the count. */
+static int cr_collect(const cr_calib_ctx_t *cx, const cr_calib_params_t *p, int side, const int bb[4], double *pts,
+                      uint8_t *wt)
 {
     const cr_calib_image_t *img = cx->img;
     int w = img->width, h = img->height, n = 0, i, lo, hi, s = (int)ceil(p->edge_search_px), len, min_run;
@@ -237,8 +269,9 @@ static int cr_collect(const cr_calib_ctx_t *cx, const cr_calib_params_t *p, int 
     }
     if (min_run < 3)
         min_run = 3;
-    for (i = lo; i <= hi && n < cx->cap; i++) {
-        int k, run = 0, first = -1, u, v;
+    for (i = lo; i <= hi && n + 4 <= cx->cap; i++) {
+        int k, run = 0, first = -1, u, v, shorts[4], ns = 0, j;
+        bool dipped = false;
         double off;
 
         for (k = 0; k < len; k++) {
@@ -251,6 +284,11 @@ static int cr_collect(const cr_calib_ctx_t *cx, const cr_calib_params_t *p, int 
                 if (run >= min_run)
                     break;
             } else {
+                if (run >= 3 && first > 0) { /* a short cloth run: keep the last three */
+                    if (ns == 3)
+                        shorts[0] = shorts[1], shorts[1] = shorts[2], ns = 2;
+                    shorts[ns++] = first;
+                }
                 run = 0;
             }
         }
@@ -271,15 +309,25 @@ static int cr_collect(const cr_calib_ctx_t *cx, const cr_calib_params_t *p, int 
                     best_r = r, best_k = k;
             }
             if (best_k >= 0)
-                first = best_k + 1;
+                first = best_k + 1, dipped = true;
         }
-        u = rows ? (du < 0 ? first : w - 1 - first) : i;
-        v = rows ? i : (dv < 0 ? first : h - 1 - first);
-        if (!cr_edge_refine(img, u, v, du, dv, s, &off))
-            continue;
-        pts[2 * n] = u + off * du;
-        pts[2 * n + 1] = v + off * dv;
-        n++;
+        /* the bed's start (weight 2) and the short runs before it (weight 1):
+         * a cue or an arm lying along the cushion cuts the bed between them
+         * into a short run, whose start is then the nose. Each weight doubles
+         * when cloth lies outside the start (a run before it, or the cushion
+         * top before a dip): the nose has the cushion top outside it, the
+         * cushion's back edge has the rail */
+        shorts[ns] = first;
+        for (j = 0; j <= ns; j++) {
+            u = rows ? (du < 0 ? shorts[j] : w - 1 - shorts[j]) : i;
+            v = rows ? i : (dv < 0 ? shorts[j] : h - 1 - shorts[j]);
+            if (!cr_edge_refine(img, u, v, du, dv, s, &off))
+                continue;
+            pts[2 * n] = u + off * du;
+            pts[2 * n + 1] = v + off * dv;
+            wt[n] = (uint8_t)((j == ns ? 2 : 1) * (j > 0 || (j == ns && dipped) ? 2 : 1));
+            n++;
+        }
     }
     return n;
 }
@@ -328,8 +376,8 @@ static bool cr_tls(const double *pts, const uint8_t *in, int n, double line[3], 
 }
 
 /* RANSAC + TLS refits. Returns the inlier count (in[] flags). */
-static int cr_fit_side(const double *pts, int n, const cr_calib_params_t *p, uint64_t *seed, uint8_t *in,
-                       double line[3], double *rms)
+static int cr_fit_side(const double *pts, const uint8_t *wt, int n, const cr_calib_params_t *p, uint64_t *seed,
+                       uint8_t *in, double line[3], double *rms)
 {
     int it, i, best = -1, pass;
     double bl[3] = {0.0, 0.0, 0.0};
@@ -351,7 +399,7 @@ static int cr_fit_side(const double *pts, int n, const cr_calib_params_t *p, uin
         c = -(a * pts[2 * i0] + b * pts[2 * i0 + 1]);
         for (i = 0; i < n; i++)
             if (fabs(a * pts[2 * i] + b * pts[2 * i + 1] + c) <= p->ransac_tol_px)
-                cnt++;
+                cnt += wt[i];
         if (cnt > best)
             best = cnt, bl[0] = a, bl[1] = b, bl[2] = c;
     }
@@ -438,7 +486,8 @@ static bool cr_undistort_all(const cr_dist_t *m, const double *src, int n, doubl
 /* Fits the four sides on the points undistorted with m. Returns the MSAC
  * cost (sum over all points of min(d^2, tol^2), px^2), or HUGE_VAL when a
  * point cannot be undistorted. Fills lines, inlier flags, rms. */
-static double cr_fit_all(const cr_dist_t *m, const double *raw, const int *n, int cap, const cr_calib_params_t *p,
+static double cr_fit_all(const cr_dist_t *m, const double *raw, const uint8_t *wt, const int *n, int cap,
+                         const cr_calib_params_t *p,
                          double *und, uint8_t *in, double lines[4][3], double rms[4], int ni[4])
 {
     int side, i;
@@ -451,7 +500,8 @@ static double cr_fit_all(const cr_dist_t *m, const double *raw, const int *n, in
 
         if (!cr_undistort_all(m, src, n[side], dst))
             return HUGE_VAL;
-        ni[side] = cr_fit_side(dst, n[side], p, &seed, in + (size_t)side * cap, lines[side], &rms[side]);
+        ni[side] = cr_fit_side(dst, wt + (size_t)side * cap, n[side], p, &seed, in + (size_t)side * cap, lines[side],
+                               &rms[side]);
         if (ni[side] < 2)
             return HUGE_VAL;
         for (i = 0; i < n[side]; i++) {
@@ -461,6 +511,457 @@ static double cr_fit_all(const cr_dist_t *m, const double *raw, const int *n, in
         }
     }
     return cost;
+}
+
+/* ---- diamond sights ------------------------------------------------------------------ */
+
+#define CR_DIA_DEPTH_MIN 56.0  /* search band behind the nose line on the cloth plane, mm: past */
+#define CR_DIA_DEPTH_MAX 165.0 /* a 2 in cushion, out to a 6 in rail plus the sights' parallax */
+#define CR_DIA_MAX_PX 60000    /* window pixels at most (a larger window: the view is too close) */
+
+typedef struct {
+    int n;
+    int32_t *uv;      /* pixel index v * w + u */
+    double *lum, *tmp, *al, *dp; /* brightness, sort scratch, along / depth of the pixel (mm) */
+    uint8_t *lab;     /* bbox-sized labels: 1 in window, 2 above threshold, 3 in the component */
+    int32_t *stack;
+} cr_dia_scratch_t;
+
+static int cr_cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* Median of n values (sorts tmp, a copy). */
+static double cr_median_d(const double *v, double *tmp, int n)
+{
+    memcpy(tmp, v, (size_t)n * sizeof *tmp);
+    qsort(tmp, (size_t)n, sizeof *tmp, cr_cmp_d);
+    return n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
+}
+
+/* Finds one sight in the window around table point (sx, sy) on the nose
+ * line of the rail with outward normal (nx, ny): the blob of pixels that
+ * differ most from the rail's median brightness (either sign; half of the
+ * peak difference), compact, not touching the window's border; its centre
+ * is the difference-weighted centroid. Writes the undistorted pixel. */
+static bool cr_dia_one(const cr_calib_image_t *img, const cr_calib_result_t *res, cr_dia_scratch_t *sc, double sx,
+                       double sy, double nx, double ny, double half_along, double out[2])
+{
+    double ax = -ny, ay = nx; /* along-rail direction */
+    double cu[8][2], umin = HUGE_VAL, umax = -HUGE_VAL, vmin = HUGE_VAL, vmax = -HUGE_VAL;
+    double bg, sig, pmax = 0.0, pmin = 0.0, peak, thr, sgn, su = 0.0, sv = 0.0, sw = 0.0;
+    double amin = HUGE_VAL, amax = -HUGE_VAL, dmin = HUGE_VAL, dmax = -HUGE_VAL;
+    int u0, u1, v0, v1, bw, bh, k, i, ipk = -1, top = 0, ncomp = 0;
+    bool touches = false;
+
+    for (k = 0; k < 8; k++) {
+        double a = (k & 1 ? 1.0 : -1.0) * half_along, d = k & 2 ? CR_DIA_DEPTH_MAX : CR_DIA_DEPTH_MIN;
+
+        if (k >= 4)
+            a = 0.0, d = k & 1 ? CR_DIA_DEPTH_MAX : CR_DIA_DEPTH_MIN;
+        if (!cr_calib_table_to_pixel(res, sx + a * ax + d * nx, sy + a * ay + d * ny, &cu[k][0], &cu[k][1]))
+            return false;
+        umin = fmin(umin, cu[k][0]), umax = fmax(umax, cu[k][0]);
+        vmin = fmin(vmin, cu[k][1]), vmax = fmax(vmax, cu[k][1]);
+    }
+    u0 = (int)floor(umin) - 1, u1 = (int)ceil(umax) + 1, v0 = (int)floor(vmin) - 1, v1 = (int)ceil(vmax) + 1;
+    if (u0 < 1 || v0 < 1 || u1 >= img->width - 1 || v1 >= img->height - 1)
+        return false; /* the window leaves the image */
+    bw = u1 - u0 + 1, bh = v1 - v0 + 1;
+    if ((double)bw * bh > CR_DIA_MAX_PX || bw < 3 || bh < 3)
+        return false;
+    memset(sc->lab, 0, (size_t)bw * bh);
+    sc->n = 0;
+    for (int v = v0; v <= v1; v++)
+        for (int u = u0; u <= u1; u++) {
+            double x, y, a, d;
+
+            if (!cr_calib_pixel_to_table(res, u, v, &x, &y))
+                continue;
+            a = (x - sx) * ax + (y - sy) * ay, d = (x - sx) * nx + (y - sy) * ny;
+            if (fabs(a) > half_along || d < CR_DIA_DEPTH_MIN || d > CR_DIA_DEPTH_MAX)
+                continue;
+            sc->uv[sc->n] = v * img->width + u;
+            sc->lum[sc->n] = cr_lum(img, u, v);
+            sc->al[sc->n] = a, sc->dp[sc->n] = d;
+            sc->lab[(size_t)(v - v0) * bw + (u - u0)] = 1;
+            sc->n++;
+        }
+    if (sc->n < 30)
+        return false;
+    bg = cr_median_d(sc->lum, sc->tmp, sc->n);
+    for (i = 0; i < sc->n; i++)
+        sc->tmp[i] = fabs(sc->lum[i] - bg);
+    sig = 1.4826 * cr_median_d(sc->tmp, sc->tmp + sc->n, sc->n);
+    for (i = 0; i < sc->n; i++) {
+        double dv = sc->lum[i] - bg;
+
+        if (dv > pmax)
+            pmax = dv;
+        if (dv < pmin)
+            pmin = dv;
+    }
+    sgn = pmax >= -pmin ? 1.0 : -1.0;
+    peak = sgn > 0 ? pmax : -pmin;
+    /* the sight must stand out of the rail's texture and noise */
+    if (!(peak > 6.0 * sig + 15.0))
+        return false;
+    thr = 0.5 * peak;
+    for (i = 0; i < sc->n; i++) {
+        int u = sc->uv[i] % img->width - u0, v = sc->uv[i] / img->width - v0;
+
+        if (sgn * (sc->lum[i] - bg) > thr) {
+            sc->lab[(size_t)v * bw + u] = 2;
+            if (ipk < 0 || sgn * (sc->lum[i] - bg) > sgn * (sc->lum[ipk] - bg))
+                ipk = i;
+        }
+    }
+    if (ipk < 0)
+        return false;
+    /* the component of the peak (8-connected) */
+    {
+        int u = sc->uv[ipk] % img->width - u0, v = sc->uv[ipk] / img->width - v0;
+
+        sc->lab[(size_t)v * bw + u] = 3;
+        sc->stack[top++] = v * bw + u;
+    }
+    while (top > 0) {
+        int q = sc->stack[--top], qu = q % bw, qv = q / bw;
+        double x, y, a, d;
+
+        ncomp++;
+        if (cr_calib_pixel_to_table(res, qu + u0, qv + v0, &x, &y)) {
+            a = (x - sx) * ax + (y - sy) * ay, d = (x - sx) * nx + (y - sy) * ny;
+            amin = fmin(amin, a), amax = fmax(amax, a), dmin = fmin(dmin, d), dmax = fmax(dmax, d);
+        }
+        for (int dv = -1; dv <= 1; dv++)
+            for (int du = -1; du <= 1; du++) {
+                int nu = qu + du, nv = qv + dv;
+
+                if (nu < 0 || nv < 0 || nu >= bw || nv >= bh || sc->lab[(size_t)nv * bw + nu] == 0) {
+                    touches = true;
+                    continue;
+                }
+                if (sc->lab[(size_t)nv * bw + nu] == 2) {
+                    sc->lab[(size_t)nv * bw + nu] = 3;
+                    sc->stack[top++] = nv * bw + nu;
+                }
+            }
+    }
+    /* a sight: 25.4 x 11.1 mm (diamond) or 12.7 mm (round), a blob a few pixels
+     * or more; not a ball, a cue, an arm or a graphic crossing the rail */
+    if (touches || ncomp < 3 || amax - amin > 45.0 || dmax - dmin > 30.0)
+        return false;
+    for (i = 0; i < sc->n; i++) {
+        double wgt = sgn * (sc->lum[i] - bg) - 0.2 * peak, a = sc->al[i], d = sc->dp[i];
+
+        if (wgt <= 0.0 || a < amin - 8.0 || a > amax + 8.0 || d < dmin - 8.0 || d > dmax + 8.0)
+            continue;
+        su += wgt * (sc->uv[i] % img->width);
+        sv += wgt * (sc->uv[i] / img->width);
+        sw += wgt;
+    }
+    if (!(sw > 0.0))
+        return false;
+    return cr_calib_undistort(res, su / sw, sv / sw, &out[0], &out[1]);
+}
+
+/* Finds the diamond sights and keeps those consistent with one parallax:
+ * a sight at along-rail position s maps through the cloth homography to
+ * G_s = s + kappa (s - n_s), kappa = rail_h / (h - rail_h), n the camera's
+ * nadir (x along the long rails, y along the end rails): linear least
+ * squares on (kappa, kappa n_x, kappa n_y) with outliers (median absolute
+ * residual) removed. Returns the count kept and their rms (mm). */
+static int cr_find_diamonds(const cr_calib_image_t *img, const cr_table_t *t, const cr_calib_result_t *res,
+                            const cr_calib_params_t *p, double px[CR_TABLE_DIAMOND_COUNT][2],
+                            double along[CR_TABLE_DIAMOND_COUNT], bool lng[CR_TABLE_DIAMOND_COUNT], double *rms,
+                            int *status)
+{
+    cr_point_t dm[CR_TABLE_DIAMOND_COUNT];
+    cr_dia_scratch_t sc;
+    double g[CR_TABLE_DIAMOND_COUNT], s[CR_TABLE_DIAMOND_COUNT], q[CR_TABLE_DIAMOND_COUNT][2];
+    bool lg[CR_TABLE_DIAMOND_COUNT], keep[CR_TABLE_DIAMOND_COUNT];
+    int nd, i, m = 0, pass, kept = 0, nlong = 0, nshort = 0;
+    double sol[3] = {0.0, 0.0, 0.0}, e2 = 0.0;
+
+    *rms = 0.0;
+    *status = CR_CALIB_OK;
+    memset(&sc, 0, sizeof sc);
+    sc.uv = malloc(CR_DIA_MAX_PX * sizeof *sc.uv);
+    sc.lum = malloc(CR_DIA_MAX_PX * sizeof *sc.lum);
+    sc.tmp = malloc(2 * CR_DIA_MAX_PX * sizeof *sc.tmp);
+    sc.al = malloc(CR_DIA_MAX_PX * sizeof *sc.al);
+    sc.dp = malloc(CR_DIA_MAX_PX * sizeof *sc.dp);
+    sc.lab = malloc(CR_DIA_MAX_PX);
+    sc.stack = malloc(CR_DIA_MAX_PX * sizeof *sc.stack);
+    if (!sc.uv || !sc.lum || !sc.tmp || !sc.al || !sc.dp || !sc.lab || !sc.stack) {
+        *status = CR_CALIB_ERR_NOMEM;
+        goto out;
+    }
+    nd = cr_table_diamonds(t, dm, CR_TABLE_DIAMOND_COUNT);
+    for (i = 0; i < nd; i++) {
+        bool is_long = dm[i].y == 0.0 || dm[i].y == t->width_mm;
+        double nx = dm[i].y == 0.0 ? 0.0 : dm[i].y == t->width_mm ? 0.0 : dm[i].x == 0.0 ? -1.0 : 1.0;
+        double ny = dm[i].y == 0.0 ? -1.0 : dm[i].y == t->width_mm ? 1.0 : 0.0;
+        double spacing = is_long ? t->length_mm / 8.0 : t->width_mm / 4.0, x, y;
+
+        if (!cr_dia_one(img, res, &sc, dm[i].x, dm[i].y, nx, ny, 0.3 * spacing, q[m]))
+            continue;
+        {
+            const double *hh = res->px_to_table;
+            double w = hh[6] * q[m][0] + hh[7] * q[m][1] + hh[8];
+
+            if (fabs(w) < 1e-12)
+                continue;
+            x = (hh[0] * q[m][0] + hh[1] * q[m][1] + hh[2]) / w;
+            y = (hh[3] * q[m][0] + hh[4] * q[m][1] + hh[5]) / w;
+        }
+        lg[m] = is_long;
+        s[m] = is_long ? dm[i].x : dm[i].y;
+        g[m] = is_long ? x : y;
+        keep[m] = true;
+        m++;
+    }
+    for (pass = 0; pass < 4; pass++) {
+        double a[3][4] = {{0}}, r[CR_TABLE_DIAMOND_COUNT], tmp[2 * CR_TABLE_DIAMOND_COUNT], mad, lim;
+        int nr = 0, k, j, np;
+
+        nlong = nshort = 0;
+        for (i = 0; i < m; i++)
+            if (keep[i])
+                lg[i] ? nlong++ : nshort++;
+        np = nshort >= 2 ? 3 : 2;
+        if (nlong < 4)
+            break;
+        /* normal equations of (G - s) = kappa s - mx [long] or - my [short] */
+        for (i = 0; i < m; i++) {
+            double row[3] = {s[i], lg[i] ? -1.0 : 0.0, lg[i] ? 0.0 : -1.0}, b = g[i] - s[i];
+
+            if (!keep[i] || (np == 2 && !lg[i]))
+                continue;
+            for (j = 0; j < np; j++) {
+                for (k = 0; k < np; k++)
+                    a[j][k] += row[j] * row[k];
+                a[j][3] += row[j] * b;
+            }
+        }
+        for (j = 0; j < np; j++) { /* Gauss-Jordan on the small system */
+            int piv = j;
+
+            for (k = j + 1; k < np; k++)
+                if (fabs(a[k][j]) > fabs(a[piv][j]))
+                    piv = k;
+            if (fabs(a[piv][j]) < 1e-12) {
+                kept = 0, m = 0;
+                goto out;
+            }
+            for (k = 0; k < 4; k++) {
+                double tt = a[j][k];
+
+                a[j][k] = a[piv][k], a[piv][k] = tt;
+            }
+            for (k = 0; k < np; k++) {
+                double f;
+
+                if (k == j)
+                    continue;
+                f = a[k][j] / a[j][j];
+                for (int c = j; c < 4; c++)
+                    a[k][c] -= f * a[j][c];
+            }
+        }
+        for (j = 0; j < np; j++)
+            sol[j] = a[j][3] / a[j][j];
+        if (np == 2)
+            sol[2] = 0.0;
+        e2 = 0.0;
+        for (i = 0; i < m; i++) {
+            double pred = sol[0] * s[i] - (lg[i] ? sol[1] : sol[2]);
+
+            r[i] = (g[i] - s[i]) - pred;
+            if (keep[i] && (np == 3 || lg[i]))
+                tmp[nr++] = fabs(r[i]), e2 += r[i] * r[i];
+        }
+        mad = cr_median_d(tmp, tmp + nr, nr);
+        lim = fmax(4.0 * 1.4826 * mad, 1.0);
+        kept = 0;
+        for (i = 0; i < m; i++) {
+            keep[i] = fabs(r[i]) <= lim && (np == 3 || lg[i]);
+            kept += keep[i];
+        }
+        *rms = sqrt(e2 / (nr > 0 ? nr : 1));
+    }
+    /* the parallax must say the camera is above the rails, and enough
+     * sights spread along the long rails must agree */
+    nlong = nshort = 0;
+    {
+        double lo = HUGE_VAL, hi = -HUGE_VAL;
+
+        for (i = 0; i < m; i++)
+            if (keep[i] && lg[i])
+                nlong++, lo = fmin(lo, s[i]), hi = fmax(hi, s[i]);
+        if (kept < p->min_diamonds || nlong < 4 || hi - lo < 0.5 * t->length_mm || !(sol[0] > 0.0))
+            m = 0; /* nothing kept */
+    }
+    kept = 0;
+    for (i = 0; i < m; i++)
+        if (keep[i]) {
+            px[kept][0] = q[i][0], px[kept][1] = q[i][1];
+            along[kept] = s[i];
+            lng[kept] = lg[i];
+            kept++;
+        }
+out:
+    if (*status != CR_CALIB_OK || m == 0)
+        kept = 0;
+    free(sc.uv);
+    free(sc.lum);
+    free(sc.tmp);
+    free(sc.al);
+    free(sc.dp);
+    free(sc.lab);
+    free(sc.stack);
+    return kept;
+}
+
+/* ---- balls, for the table size ---------------------------------------------------------- */
+
+/* Point in the polygon (even-odd rule). */
+static bool cr_in_poly(const double (*q)[2], int n, double u, double v)
+{
+    bool in = false;
+    int i, j;
+
+    for (i = 0, j = n - 1; i < n; j = i++)
+        if ((q[i][1] > v) != (q[j][1] > v) &&
+            u < (q[j][0] - q[i][0]) * (v - q[i][1]) / (q[j][1] - q[i][1]) + q[i][0])
+            in = !in;
+    return in;
+}
+
+/* The apparent diameter of the balls on the bed, in table mm of t: the
+ * blobs of non-cloth pixels inside the bed (60 mm in from the noses) that
+ * are round (filling pi/4 of their box, the box square within 25%),
+ * measured through the homography; the lower third over them. Balls stand on
+ * the cloth, so their outline maps R h / (h - R) wide, about 1% more than
+ * 2 R for a camera 3 m up. Uses the bed region of the mask (value 2);
+ * marks the blobs visited with 3. */
+static void cr_measure_balls(cr_calib_ctx_t *cx, const cr_table_t *t, cr_calib_result_t *res)
+{
+    const int per = 8, w = cx->img->width, h = cx->img->height;
+    double poly[32][2], d[64], umin = HUGE_VAL, umax = -HUGE_VAL, vmin = HUGE_VAL, vmax = -HUGE_VAL;
+    double L = t->length_mm, W = t->width_mm, m = 60.0;
+    int k, n = 0, u, v;
+
+    res->ball_diameter_mm = 0.0;
+    res->n_balls_measured = 0;
+    for (k = 0; k < 4 * per; k++) { /* the inset outline, 8 points a side, in (distorted) pixels */
+        int sd = k / per;
+        double f = (double)(k % per) / per, x, y;
+
+        x = sd == 0 ? m + f * (L - 2 * m) : sd == 1 ? L - m : sd == 2 ? L - m - f * (L - 2 * m) : m;
+        y = sd == 0 ? m : sd == 1 ? m + f * (W - 2 * m) : sd == 2 ? W - m : W - m - f * (W - 2 * m);
+        if (!cr_calib_table_to_pixel(res, x, y, &poly[k][0], &poly[k][1]))
+            return;
+        umin = fmin(umin, poly[k][0]), umax = fmax(umax, poly[k][0]);
+        vmin = fmin(vmin, poly[k][1]), vmax = fmax(vmax, poly[k][1]);
+    }
+    for (v = (int)fmax(1.0, vmin); v <= (int)fmin(h - 2.0, vmax) && n < 64; v++)
+        for (u = (int)fmax(1.0, umin); u <= (int)fmin(w - 2.0, umax) && n < 64; u++) {
+            size_t id = (size_t)v * w + u;
+            int cnt = 0, b[4] = {u, u, v, v};
+            size_t top = 0;
+            bool outside = false;
+
+            if (cx->mask[id] >= 2 || !cr_in_poly((const double(*)[2])poly, 4 * per, u, v))
+                continue;
+            cx->mask[id] = 3;
+            cx->stack[top++] = (int32_t)id;
+            while (top > 0) {
+                int32_t q = cx->stack[--top];
+                int qu = q % w, qv = q / w, j;
+                static const int nb[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+
+                cnt++;
+                if (qu < b[0]) b[0] = qu;
+                if (qu > b[1]) b[1] = qu;
+                if (qv < b[2]) b[2] = qv;
+                if (qv > b[3]) b[3] = qv;
+                for (j = 0; j < 4; j++) {
+                    int nu = qu + nb[j][0], nv = qv + nb[j][1];
+                    size_t nid;
+
+                    if (nu < 1 || nv < 1 || nu >= w - 1 || nv >= h - 1) {
+                        outside = true;
+                        continue;
+                    }
+                    nid = (size_t)nv * w + nu;
+                    if (cx->mask[nid] < 2) {
+                        cx->mask[nid] = 3;
+                        cx->stack[top++] = (int32_t)nid;
+                    }
+                }
+            }
+            {
+                double bw = b[1] - b[0] + 1.0, bh = b[3] - b[2] + 1.0, fill = cnt / (bw * bh), dp, cu, cv;
+                double x0, y0, x1, y1, x2, y2, x3, y3;
+
+                if (outside || cnt < 12 || bw / bh > 1.25 || bh / bw > 1.25 || fill < 0.68 || fill > 0.88)
+                    continue;
+                if (!cr_in_poly((const double(*)[2])poly, 4 * per, b[0], b[2]) ||
+                    !cr_in_poly((const double(*)[2])poly, 4 * per, b[1], b[3]))
+                    continue;
+                dp = 2.0 * sqrt(cnt / 3.14159265358979323846);
+                cu = 0.5 * (b[0] + b[1]), cv = 0.5 * (b[2] + b[3]);
+                if (!cr_calib_pixel_to_table(res, cu - dp / 2, cv, &x0, &y0) ||
+                    !cr_calib_pixel_to_table(res, cu + dp / 2, cv, &x1, &y1) ||
+                    !cr_calib_pixel_to_table(res, cu, cv - dp / 2, &x2, &y2) ||
+                    !cr_calib_pixel_to_table(res, cu, cv + dp / 2, &x3, &y3))
+                    continue;
+                d[n] = 0.5 * (hypot(x1 - x0, y1 - y0) + hypot(x3 - x2, y3 - y2));
+                if (d[n] > 30.0 && d[n] < 120.0)
+                    n++;
+            }
+        }
+    if (n > 0) {
+        /* blobs only grow by what touches them (a shadow, the cue's tip, a
+         * ball near by): the lower third is the least contaminated */
+        qsort(d, (size_t)n, sizeof d[0], cr_cmp_d);
+        res->ball_diameter_mm = d[(n - 1) / 3];
+        res->n_balls_measured = n;
+    }
+}
+
+int cr_calib_camera_estimate(const cr_calib_image_t *img, const cr_table_t *t, const cr_calib_params_t *p,
+                             cr_calib_result_t *res)
+{
+    double dpx[CR_TABLE_DIAMOND_COUNT][2], dal[CR_TABLE_DIAMOND_COUNT], drms = 0.0;
+    bool dlong[CR_TABLE_DIAMOND_COUNT];
+    int nd, st;
+
+    if (!res)
+        return CR_CALIB_ERR_INVALID;
+    if (!img || !t || !p || !img->rgb || img->width < 16 || img->height < 16 || img->stride < 3 * img->width ||
+        res->status != CR_CALIB_OK)
+        return cr_fail(res, CR_CALIB_ERR_INVALID, NULL);
+    nd = cr_find_diamonds(img, t, res, p, dpx, dal, dlong, &drms, &st);
+    if (st != CR_CALIB_OK)
+        return cr_fail(res, st, "diamond sights");
+    /* the sights' scatter, at least 0.3 mm and a third of a pixel on the cloth
+     * (a sight is a few pixels across in a small frame) */
+    {
+        double mm_px = t->length_mm / fmax(1.0, hypot(res->corners_px[3][0] - res->corners_px[0][0],
+                                                      res->corners_px[3][1] - res->corners_px[0][1]));
+
+        drms = fmax(drms, fmax(0.3, mm_px / 3.0));
+    }
+    st = cr_calib_camera_fit(res, img->width, img->height, p, (const double(*)[2])dpx, dal, dlong, nd, drms);
+    if (st != CR_CALIB_OK)
+        return cr_fail(res, st, "no camera above the cloth reproduces the outline");
+    return CR_CALIB_OK;
 }
 
 /* ---- the detector --------------------------------------------------------------------- */
@@ -510,7 +1011,13 @@ int cr_calib_detect(const cr_calib_image_t *img, const cr_table_t *t, const cr_c
     v0 = (int)(h * (0.5 - p->centre_frac / 2)), v1 = (int)(h * (0.5 + p->centre_frac / 2));
     if (u1 <= u0 || v1 <= v0)
         return cr_fail(res, CR_CALIB_ERR_INVALID, "centre_frac");
-    cr_median_rgb(img, u0, v0, u1, v1, res->cloth_rgb);
+    cr_median_rgb(img, u0, v0, u1, v1, NULL, p, res->cloth_rgb);
+    for (u = 0; u < 2; u++) { /* twice: the median of the pixels near the median */
+        uint8_t m[3];
+
+        if (cr_median_rgb(img, u0, v0, u1, v1, res->cloth_rgb, p, m) > 0.25 * (u1 - u0) * (v1 - v0))
+            memcpy(res->cloth_rgb, m, 3);
+    }
     ref_sum = (double)res->cloth_rgb[0] + res->cloth_rgb[1] + res->cloth_rgb[2];
     if (ref_sum < 3.0 * p->black_level)
         return cr_fail(res, CR_CALIB_ERR_NO_CLOTH, "the centre of the image is dark");
@@ -521,11 +1028,12 @@ int cr_calib_detect(const cr_calib_image_t *img, const cr_table_t *t, const cr_c
 
     cx.mask = malloc(npx);
     cx.stack = malloc(npx * sizeof *cx.stack);
-    cx.cap = 2 * (w > h ? w : h);
+    cx.cap = 4 * (w > h ? w : h);
+    cx.wt = malloc((size_t)cx.cap * CR_CALIB_SIDES);
     cx.pts = malloc((size_t)cx.cap * 2 * CR_CALIB_SIDES * sizeof *cx.pts);
     und = malloc((size_t)cx.cap * 2 * CR_CALIB_SIDES * sizeof *und);
     inl = malloc((size_t)cx.cap * CR_CALIB_SIDES);
-    if (!cx.mask || !cx.stack || !cx.pts || !und || !inl) {
+    if (!cx.mask || !cx.stack || !cx.pts || !cx.wt || !und || !inl) {
         status = cr_fail(res, CR_CALIB_ERR_NOMEM, NULL);
         goto out;
     }
@@ -607,7 +1115,7 @@ int cr_calib_detect(const cr_calib_image_t *img, const cr_table_t *t, const cr_c
 
     /* edge points per side */
     for (side = 0; side < CR_CALIB_SIDES; side++) {
-        n_side[side] = cr_collect(&cx, p, side, bb, cx.pts + (size_t)side * 2 * cx.cap);
+        n_side[side] = cr_collect(&cx, p, side, bb, cx.pts + (size_t)side * 2 * cx.cap, cx.wt + (size_t)side * cx.cap);
         res->n_points[side] = n_side[side];
         if (n_side[side] < p->min_edge_points) {
             char d[96];
@@ -624,19 +1132,31 @@ int cr_calib_detect(const cr_calib_image_t *img, const cr_table_t *t, const cr_c
     if (p->estimate_k1 && p->k1_step > 0.0 && p->k1_max > p->k1_min) {
         double k, best_k = 0.0, best = HUGE_VAL, c_lo = HUGE_VAL, c_hi = HUGE_VAL;
 
-        for (k = p->k1_min; k <= p->k1_max + 1e-12; k += p->k1_step) {
+        double coarse = 4.0 * p->k1_step, lo, hi;
+
+        /* a coarse grid (4 steps), then the fine one around its minimum */
+        for (k = p->k1_min; k <= p->k1_max + 1e-12; k += coarse) {
             double c;
 
             dm.k1 = k;
-            c = cr_fit_all(&dm, cx.pts, n_side, cx.cap, p, und, inl, res->lines, res->rms_px, res->n_inliers);
+            c = cr_fit_all(&dm, cx.pts, cx.wt, n_side, cx.cap, p, und, inl, res->lines, res->rms_px, res->n_inliers);
+            if (c < best)
+                best = c, best_k = k;
+        }
+        lo = fmax(p->k1_min, best_k - coarse), hi = fmin(p->k1_max, best_k + coarse);
+        for (k = lo; k <= hi + 1e-12; k += p->k1_step) {
+            double c;
+
+            dm.k1 = k;
+            c = cr_fit_all(&dm, cx.pts, cx.wt, n_side, cx.cap, p, und, inl, res->lines, res->rms_px, res->n_inliers);
             if (c < best)
                 best = c, best_k = k;
         }
         /* parabola through the grid minimum and its neighbours */
         dm.k1 = best_k - p->k1_step;
-        c_lo = cr_fit_all(&dm, cx.pts, n_side, cx.cap, p, und, inl, res->lines, res->rms_px, res->n_inliers);
+        c_lo = cr_fit_all(&dm, cx.pts, cx.wt, n_side, cx.cap, p, und, inl, res->lines, res->rms_px, res->n_inliers);
         dm.k1 = best_k + p->k1_step;
-        c_hi = cr_fit_all(&dm, cx.pts, n_side, cx.cap, p, und, inl, res->lines, res->rms_px, res->n_inliers);
+        c_hi = cr_fit_all(&dm, cx.pts, cx.wt, n_side, cx.cap, p, und, inl, res->lines, res->rms_px, res->n_inliers);
         dm.k1 = best_k;
         if (c_lo < HUGE_VAL && c_hi < HUGE_VAL && c_lo - 2.0 * best + c_hi > 0.0) {
             double o = 0.5 * (c_lo - c_hi) / (c_lo - 2.0 * best + c_hi);
@@ -645,7 +1165,7 @@ int cr_calib_detect(const cr_calib_image_t *img, const cr_table_t *t, const cr_c
                 dm.k1 = best_k + o * p->k1_step;
         }
     }
-    if (cr_fit_all(&dm, cx.pts, n_side, cx.cap, p, und, inl, res->lines, res->rms_px, res->n_inliers) >= HUGE_VAL) {
+    if (cr_fit_all(&dm, cx.pts, cx.wt, n_side, cx.cap, p, und, inl, res->lines, res->rms_px, res->n_inliers) >= HUGE_VAL) {
         status = cr_fail(res, CR_CALIB_ERR_GEOMETRY, "edge points beyond the distortion's range");
         goto out;
     }
@@ -695,9 +1215,54 @@ int cr_calib_detect(const cr_calib_image_t *img, const cr_table_t *t, const cr_c
             status = cr_fail(res, CR_CALIB_ERR_GEOMETRY, "the outline is too small");
             goto out;
         }
+        for (k = 0; k < 4; k++) { /* corner angles: a rectangle seen from above-ish */
+            const double *a = und_c[(k + 3) % 4], *b = und_c[k], *c = und_c[(k + 1) % 4];
+            double ang = fabs(atan2((a[0] - b[0]) * (c[1] - b[1]) - (a[1] - b[1]) * (c[0] - b[0]),
+                                    (a[0] - b[0]) * (c[0] - b[0]) + (a[1] - b[1]) * (c[1] - b[1]))) *
+                         180.0 / 3.14159265358979323846;
+
+            if (ang < p->min_corner_angle_deg || ang > 180.0 - p->min_corner_angle_deg) {
+                char d[96];
+
+                snprintf(d, sizeof d, "a corner of the outline is %.0f degrees", ang);
+                status = cr_fail(res, CR_CALIB_ERR_GEOMETRY, d);
+                goto out;
+            }
+        }
         if (!cr_calib_homography4((const double(*)[2])tab, (const double(*)[2])und_c, res->table_to_px) ||
             !cr_calib_homography4((const double(*)[2])und_c, (const double(*)[2])tab, res->px_to_table)) {
             status = cr_fail(res, CR_CALIB_ERR_GEOMETRY, "degenerate corners");
+            goto out;
+        }
+    }
+    res->status = CR_CALIB_OK; /* the mapping functions below need it */
+    cr_measure_balls(&cx, t, res);
+    if (p->estimate_camera) {
+        char d[160];
+        double lim;
+
+        status = cr_calib_camera_estimate(img, t, p, res);
+        if (status != CR_CALIB_OK)
+            goto out;
+        /* sanity: a real camera (square pixels, centred principal point)
+         * reproduces the outline, and the sights agree with it; a side fitted
+         * to something else (a cue, a cushion's back edge) breaks both */
+        /* sights that agree with the outline (a third of their limit) vouch for
+         * it: then the outline may miss the camera by 2.5 times more (a small
+         * frame, where k1 from the edges' curvature is uncertain) */
+        lim = p->max_camera_rms_px;
+        if (res->n_diamonds > 0 && res->diamond_rms_mm <= p->max_diamond_rms_mm / 3.0)
+            lim *= 2.5;
+        if (res->camera_rms_px > lim) {
+            snprintf(d, sizeof d, "no camera reproduces the outline within %.1f px (rms %.2f px; %d sights, rms %.1f mm)",
+                     lim, res->camera_rms_px, res->n_diamonds, res->diamond_rms_mm);
+            status = cr_fail(res, CR_CALIB_ERR_GEOMETRY, d);
+            goto out;
+        }
+        if (res->n_diamonds > 0 && res->diamond_rms_mm > p->max_diamond_rms_mm) {
+            snprintf(d, sizeof d, "the diamond sights disagree with the outline (rms %.1f mm along the rails)",
+                     res->diamond_rms_mm);
+            status = cr_fail(res, CR_CALIB_ERR_GEOMETRY, d);
             goto out;
         }
     }
@@ -708,6 +1273,7 @@ out:
     free(und);
     free(inl);
     free(cx.pts);
+    free(cx.wt);
     free(cx.stack);
     free(cx.mask);
     return status;

@@ -16,7 +16,12 @@
  *      least-squares fit on the inliers gives the line;
  *   3. corners = intersections of adjacent lines, in SPEC §5 order
  *      (head-left, head-right, foot-right, foot-left), and the homography
- *      table mm -> pixels through them.
+ *      table mm -> pixels through them; corners far from square fail;
+ *   4. the posed camera (cr_calib_camera_estimate): the diamond sights
+ *      found on the rail caps around the outline, their parallax, and a
+ *      camera fitted to the homography and the sights; a camera that cannot
+ *      reproduce the outline, or sights that disagree with it, fail;
+ *   5. the balls' apparent size, for cr_calib_table_infer.
  *
  * The head end is assumed on the image left (or right, head_on_right), the
  * table roughly axis-aligned in the image (yaw within about +-10 degrees).
@@ -25,6 +30,11 @@
  *
  * Thread-safety: cr_calib_detect allocates its scratch per call and keeps
  * no state; the mapping functions are pure.
+ *
+ * Units: pixels as cr_camera.h (pixel (i, j) centred at (i, j)); table mm
+ * (SPEC §1). Note the two distortion conventions: res->k1 is on coordinates
+ * normalised by the image width (dist_f_px), res->camera.k1 on coordinates
+ * normalised by fx (the simulator's and OpenCV's).
  */
 #ifndef CR_CALIB_H
 #define CR_CALIB_H
@@ -33,6 +43,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cr_camera.h"
 #include "cr_table.h"
 #include "cr_types.h"
 
@@ -81,11 +92,55 @@ typedef struct {
                              fraction of the bed's short image extent (0.06); the
                              cushion tops (cloth too, about 4% of it) are narrower */
     bool estimate_k1;     /* estimate radial distortion from the edges' curvature (true) */
-    double k1_min, k1_max, k1_step; /* its search grid (-0.35 .. 0.02, step 0.005) */
+    double k1_min, k1_max, k1_step; /* its search grid (-1.0 .. 0.02, step 0.005; searched
+                                       first at 4 steps, then finely around the best) */
     uint64_t seed;        /* RANSAC sampling (deterministic) */
+    /* the posed camera (cr_calib_camera below) */
+    bool estimate_camera; /* fit a posed camera after the table is found (true) */
+    double rail_height_mm;/* diamond sights (rail cap) above the cloth (48, CR_CAMERA_RAIL_HEIGHT_MM) */
+    double prior_height_mm;     /* the last-resort prior on the camera height above the cloth
+                                   (3000 mm, a ceiling mount over a pool table) ... */
+    double prior_height_sigma_mm; /* ... and its spread (1500 mm): it decides the height only
+                                   where neither the diamonds nor the perspective do */
+    int min_diamonds;     /* diamond sights needed (after outlier rejection) to use their
+                             parallax, at least 4 on the long rails (8) */
+    /* sanity checks that turn a bad fit into CR_CALIB_ERR_GEOMETRY */
+    double max_camera_rms_px;  /* the fitted camera must reproduce the outline (homography on a
+                                  grid) within this rms, undistorted px (2.0); 2.5 times that
+                                  when the diamond sights agree with the outline within a third
+                                  of max_diamond_rms_mm */
+    double max_diamond_rms_mm; /* the sights' along-rail rms against the camera (3.0 mm) */
+    double min_corner_angle_deg; /* each corner of the outline within [a, 180 - a] (30) */
 } cr_calib_params_t;
 
 void cr_calib_params_defaults(cr_calib_params_t *p);
+
+/* How the camera's focal length and pose were obtained (cr_calib_result_t.camera_source).
+ *
+ * The cloth homography fixes the camera up to one unknown: a family of
+ * (focal length, pose) all map the cloth plane the same way; along it the
+ * height above the cloth scales with the focal length. What picks the member:
+ *   DIAMONDS    the parallax of the diamond sights on the rail cap (48 mm
+ *               above the cloth, at the standard along-rail positions L/8,
+ *               W/4 from the nose-line corners; their inset behind the nose
+ *               is not used): a sight seen from a camera at height h maps
+ *               through the cloth homography (h / (h - 48)) times farther
+ *               from the camera's nadir than it is;
+ *   HOMOGRAPHY  the perspective of the cloth outline itself (a tilted view;
+ *               square pixels, principal point at the image centre);
+ *   PRIOR       neither decides it (height uncertainty over 10%): the height
+ *               comes from prior_height_mm. Ball positions at z = R are then
+ *               off by up to (distance from nadir) * R / h * relative height
+ *               error, about 13 mm * 50% near the cushions. */
+typedef enum {
+    CR_CALIB_CAMERA_NONE = 0,
+    CR_CALIB_CAMERA_DIAMONDS,
+    CR_CALIB_CAMERA_HOMOGRAPHY,
+    CR_CALIB_CAMERA_PRIOR
+} cr_calib_camera_source_t;
+
+/* "none", "diamond parallax", "cloth homography perspective", "prior height". */
+const char *cr_calib_camera_source_name(int source);
 
 /* Image sides of the table as found. */
 enum { CR_CALIB_SIDE_TOP = 0, CR_CALIB_SIDE_BOTTOM, CR_CALIB_SIDE_LEFT, CR_CALIB_SIDE_RIGHT, CR_CALIB_SIDES };
@@ -108,6 +163,25 @@ typedef struct {
                                       the camera's k1 scaled by (f / fx)^2) */
     double table_to_px[9];         /* row-major homography, (x mm, y mm, 1) -> undistorted pixels */
     double px_to_table[9];         /* its inverse */
+    /* the posed camera (params.estimate_camera; camera_source NONE otherwise) */
+    cr_camera_t camera;            /* pinhole + radial distortion, cr_camera.h conventions:
+                                      principal point at the image centre, fx = fy, k1 the
+                                      k1 above converted to fx-normalised coordinates
+                                      (k1 * (fx / dist_f_px)^2), k2 = 0 */
+    int camera_source;             /* cr_calib_camera_source_t */
+    double camera_sigma_mm[3];     /* 1-sigma uncertainty of the camera position (x, y, z) from
+                                      the fit (edge-derived homography at 0.5 px, diamonds at
+                                      their measured scatter, the height prior) */
+    double camera_rms_px;          /* rms of the camera's projection of the cloth outline
+                                      against the homography, undistorted px */
+    int n_diamonds;                /* diamond sights found and kept (0..CR_TABLE_DIAMOND_COUNT) */
+    double diamond_rms_mm;         /* their along-rail residual rms after the fit, mm */
+    /* the balls, for the table size (cr_calib_table_infer) */
+    double ball_diameter_mm;       /* apparent diameter of the round blobs on the bed (their lower
+                                      third: blobs grow by what touches them), in
+                                      table mm of the table given (0: none found); a ball of
+                                      57.15 mm looks about 1% larger from 3 m */
+    int n_balls_measured;          /* blobs it is the median of */
 } cr_calib_result_t;
 
 /* Finds the table in img (t gives L and W for the mapping). Always fills
@@ -126,6 +200,48 @@ bool cr_calib_table_to_pixel(const cr_calib_result_t *res, double x_mm, double y
 /* Removes the result's distortion from pixel (u, v): undistorted pixel
  * (qu, qv). False beyond the model's monotonic range. */
 bool cr_calib_undistort(const cr_calib_result_t *res, double u, double v, double *qu, double *qv);
+
+/* Fits res->camera (and camera_source, camera_sigma_mm, camera_rms_px) to
+ * res->table_to_px, res->k1 and res->dist_f_px of a result for a width x
+ * height image, with optional diamond sight observations: n_diamonds
+ * undistorted pixels diamond_px[i] of sights whose along-rail table
+ * coordinate is diamond_along_mm[i] (x for the long rails, y for the end
+ * rails, diamond_long[i] true for a long rail), at p->rail_height_mm, with
+ * an along-rail scatter of diamond_sigma_mm. Gauss-Newton on the focal
+ * length, rotation and position: the camera reproduces the homography on a
+ * grid over the table (0.5 px), the diamonds, and the height prior of p.
+ * Used by cr_calib_detect; callable for a result made otherwise (manual
+ * corners). Returns CR_CALIB_OK or CR_CALIB_ERR_GEOMETRY (no camera above
+ * the cloth reproduces the homography). Pure, no allocation. */
+int cr_calib_camera_fit(cr_calib_result_t *res, int width, int height, const cr_calib_params_t *p,
+                        const double (*diamond_px)[2], const double *diamond_along_mm, const bool *diamond_long,
+                        int n_diamonds, double diamond_sigma_mm);
+
+/* Infers the table size from a successful result made with table t (any
+ * size): the surface is 2:1 and a ball 2 R = 57.15 mm across (WPA), so the
+ * balls' apparent size against the cloth gives the scale. The measured
+ * table width is t->width_mm * 57.15 / (res->ball_diameter_mm / (h / (h -
+ * R))), h the camera height scaled alike; out is the standard size
+ * (cr_table_parse names 9ft, 8ft, 7ft: 8 to 15% apart) nearest to it when
+ * within 6%, else the measured size itself. The blobs' edges take in the
+ * pixels the ball blurs into, so the measure runs a few % large at low
+ * resolution (a ball under 30 px): the in-between sizes (8ft-home, bar
+ * boxes) are not told apart; give --table for them. why gets a
+ * sentence saying what was measured and chosen. Returns CR_CALIB_OK, or
+ * CR_CALIB_ERR_INVALID when the result has fewer than 2 measured balls. */
+int cr_calib_table_infer(const cr_calib_result_t *res, const cr_table_t *t, cr_table_t *out, char *why,
+                         size_t why_len);
+
+/* Finds the diamond sights in img around the outline of a successful
+ * result (res->status CR_CALIB_OK: table_to_px, px_to_table, k1 filled, as
+ * cr_calib_detect leaves them, or made from corners given by hand) and fits
+ * the camera with cr_calib_camera_fit. cr_calib_detect calls it when
+ * p->estimate_camera is set. Returns CR_CALIB_OK, or a failure status also
+ * written to res->status and res->message (CR_CALIB_ERR_NOMEM,
+ * CR_CALIB_ERR_GEOMETRY, CR_CALIB_ERR_INVALID). Allocates about 1.5 MB of
+ * scratch, freed before returning. */
+int cr_calib_camera_estimate(const cr_calib_image_t *img, const cr_table_t *t, const cr_calib_params_t *p,
+                             cr_calib_result_t *res);
 
 /* The homography H (row-major) with H (src_i, 1) ~ (dst_i, 1) for four
  * point pairs, normalised so H[8] = 1. Returns false when degenerate. */

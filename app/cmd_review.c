@@ -283,13 +283,15 @@ static int finish(review_t *rv)
     cr_tracker_flush(rv->trk);
     if (drain_tracker(rv) != 0 || feed_inputs(rv, INFINITY) != 0)
         return -1;
-    if (cr_recon_finish(rv->rec, rv->events, REVIEW_MAX_EVENTS, &n) != CR_OK) {
-        cr_cli_error("review: event reconstruction failed at the end");
-        return -1;
-    }
-    for (k = 0; k < n; k++)
-        if (emit(rv, &rv->events[k]) != 0)
+    do {
+        if (cr_recon_finish(rv->rec, rv->events, REVIEW_MAX_EVENTS, &n) != CR_OK) {
+            cr_cli_error("review: event reconstruction failed at the end");
             return -1;
+        }
+        for (k = 0; k < n; k++)
+            if (emit(rv, &rv->events[k]) != 0)
+                return -1;
+    } while (n > 0);
     n = cr_judge_finish(rv->judge, rv->judged, CR_JUDGE_MAX_OUT);
     for (k = 0; k < n; k++) {
         char line[2048];
@@ -379,14 +381,20 @@ static int auto_camera(review_t *rv, const cr_frame_t *fr, cr_camera_t *cam, cha
         snprintf(err, errlen, "%s", res->message);
         goto done;
     }
-    if (cr_camera_from_homography(res->table_to_px, fr->width, fr->height, 0.0, 0.0, 0.0, CR_CALIB_HEIGHT_PRIOR_MM,
-                                  cam, &solved) != CR_OK) {
-        snprintf(err, errlen, "the table found does not fit a camera above it");
-        goto done;
+    if (res->camera_source != CR_CALIB_CAMERA_NONE) {
+        *cam = res->camera;
+        snprintf(source, srclen, "found at %.2f s (camera from %s)", fr->pts_s >= 0 ? fr->pts_s : 0.0,
+                 cr_calib_camera_source_name(res->camera_source));
+    } else {
+        if (cr_camera_from_homography(res->table_to_px, fr->width, fr->height, 0.0, 0.0, 0.0,
+                                      CR_CALIB_HEIGHT_PRIOR_MM, cam, &solved) != CR_OK) {
+            snprintf(err, errlen, "the table found does not fit a camera above it");
+            goto done;
+        }
+        cam->k1 = res->k1 * (cam->fx / res->dist_f_px) * (cam->fx / res->dist_f_px);
+        snprintf(source, srclen, "found at %.2f s (%s)", fr->pts_s >= 0 ? fr->pts_s : 0.0,
+                 solved ? "focal length solved" : "3 m camera height assumed");
     }
-    cam->k1 = res->k1 * (cam->fx / res->dist_f_px) * (cam->fx / res->dist_f_px);
-    snprintf(source, srclen, "found at %.2f s (%s)", fr->pts_s >= 0 ? fr->pts_s : 0.0,
-             solved ? "focal length solved" : "3 m camera height assumed");
     rc = 0;
 done:
     free(rgb);

@@ -159,14 +159,28 @@ check "review a corrupt file" 1 "$cueref" review "$tmp/junk.mp4" --out "$tmp/rv1
 if [ -e "$tmp/rv1/events.jsonl" ]; then fail=$((fail + 1)); echo "FAIL: review wrote events for a corrupt file"; else pass=$((pass + 1)); fi
 check "review a black video" 1 "$cueref" review "$tmp/black.png" --out "$tmp/rv2"
 expect_grep "review black frame says the table is missing" "$tmp/err" "cannot find the table"
-check "review the clip (true calibration)" 0 "$cueref" review "$tmp/c/clip.mp4" --calib "$tmp/c/calib.json" --game 9ball --positions --out "$tmp/rv3"
+# a 9-ball break shot filmed at 960x540: the review must see the stroke, the
+# contact with the 1 and its time, and say who shoots next as the truth does
+cat >"$tmp/rev.json" <<'JSON'
+{"version":1,"game":"9ball","fps":30,"size":"960x540","blur":1,"cloth":"blue","camera":{"tilt_deg":2},
+ "balls":[{"id":0,"x":500,"y":600},{"id":1,"x":1500,"y":700},{"id":2,"x":2100,"y":400}],
+ "shots":[{"aim":{"ball":1},"speed":1.5}]}
+JSON
+check "sim a clip to review" 0 "$cueref" sim "$tmp/rev.json" -o "$tmp/v"
+check "review the clip (true calibration)" 0 "$cueref" review "$tmp/v/clip.mp4" --calib "$tmp/v/calib.json" --game 9ball --positions --out "$tmp/rv3"
 expect_grep "review session line" "$tmp/rv3/events.jsonl" '"type":"session"'
 expect_grep "review sees the stroke" "$tmp/rv3/events.jsonl" '"type":"stroke"'
-expect_grep "review sees the collision" "$tmp/rv3/events.jsonl" '"type":"collision","t":[0-9.]*,"shot":0,"a":0,"b":3'
+expect_grep "review sees the collision" "$tmp/rv3/events.jsonl" '"type":"collision","t":[0-9.]*,"shot":0,"a":0,"b":1'
 expect_grep "review positions" "$tmp/rv3/events.jsonl" '"type":"balls"'
+expect_grep "review report" "$tmp/rv3/report.md" "First contact: the 1"
 check "review events read back" 0 "$cueref" judge "$tmp/rv3/events.jsonl"
-check "review scored against the truth" 0 "$cueref" eval --truth "$tmp/c/truth.jsonl" --events "$tmp/rv3/events.jsonl" --positions "$tmp/c/positions.csv" --json-only
+check "review scored against the truth" 0 "$cueref" eval --truth "$tmp/v/truth.jsonl" --events "$tmp/rv3/events.jsonl" --positions "$tmp/v/positions.csv" --json-only
 expect_grep "review first contact right" "$tmp/out" '"correct": 1,'
+expect_grep "review rulings agree" "$tmp/out" '"agree": 1,'
+# the same clip with no game: an unidentified ball is a contact, never a guessed number
+check "review with no game" 0 "$cueref" review "$tmp/c/clip.mp4" --calib "$tmp/c/calib.json" -q --out "$tmp/rv3b"
+expect_grep "contact with the 3 or an unidentified ball" "$tmp/rv3b/events.jsonl" '"type":"collision","t":[0-9.]*,"shot":0,"a":0,"b":\(3\|-1\)'
+if grep -q '"code":"no_contact"' "$tmp/rv3b/events.jsonl"; then fail=$((fail + 1)); echo "FAIL: no_contact called on a contact"; else pass=$((pass + 1)); fi
 check "review --inputs missing file" 1 "$cueref" review "$tmp/c/clip.mp4" --inputs "$tmp/none.jsonl" --out "$tmp/rv8"
 check "review --inputs malformed line" 1 "$cueref" review "$tmp/c/clip.mp4" --inputs "$tmp/bad.jsonl" --out "$tmp/rv8"
 expect_grep "review --inputs names the line" "$tmp/err" "bad.jsonl:7:"

@@ -127,6 +127,7 @@ struct cr_recon {
     int spare_id[NB];       /* ... and the id it was given since, -1 none */
     int ts_track[TRACK_MAP], ts_slot[TRACK_MAP]; /* the slot each recent track was put in */
     int n_ts;               /* entries used (a ring once full) */
+    bool finishing;         /* cr_recon_finish: nothing is held any more */
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -138,6 +139,7 @@ void cr_recon_params_defaults(cr_recon_params_t *p)
     memset(p, 0, sizeof(*p));
     p->fps = 60.0;
     p->lookahead_frames = 1;
+    p->name_wait_s = 3.0;
     p->sigma_floor_mm = 0.3;
     p->onset_k = 5.0;
     p->onset_min_mm = 1.5;
@@ -2789,9 +2791,30 @@ static void name_balls(const cr_recon_t *rc, cr_event_t *ev)
     }
 }
 
+/* Whether an event is about a ball whose track has no number yet. */
+static bool unnamed(const cr_recon_t *rc, const cr_event_t *ev)
+{
+    int a = -1, b = -1;
+
+    if (ev->type == CR_EV_COLLISION)
+        a = ev->a, b = ev->b;
+    else if (ev->type != CR_EV_STROKE && ev->type != CR_EV_REST)
+        a = ev->ball;
+    return (a >= NID && a < NB && rc->spare_id[a] < 0) || (b >= NID && b < NB && rc->spare_id[b] < 0);
+}
+
 static int drain(cr_recon_t *rc, cr_event_t *out, int max, int *n)
 {
-    int k = rc->nq < max ? rc->nq : max, i;
+    const double now = rc->n_frames > 0 ? frm(rc, rc->n_frames - 1)->t : 0.0;
+    int k = 0, i;
+
+    /* hand out in order; an event whose ball may still get its number waits
+     * (and so does everything after it), within name_wait_s */
+    while (k < rc->nq && k < max) {
+        if (!rc->finishing && rc->nq < QCAP / 2 && unnamed(rc, &rc->q[k]) && now - rc->q[k].t < rc->p.name_wait_s)
+            break;
+        k++;
+    }
 
     if (k > 0) {
         memcpy(out, rc->q, sizeof(*out) * (size_t)k);
@@ -2901,5 +2924,6 @@ int cr_recon_finish(cr_recon_t *rc, cr_event_t *out, int max, int *n)
         rc->next++;
         commit_batch(rc);
     }
+    rc->finishing = true;
     return drain(rc, out, max, n);
 }

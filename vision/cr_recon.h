@@ -119,6 +119,10 @@ typedef struct {
     double cause_window_s;  /* a ball never starts moving by itself during a shot: how far
                              * before a ball's onset (seen late when it creeps) the search
                              * for the ball that hit it looks (0.5) */
+    double name_wait_s;     /* an event about a ball the tracker has not identified yet is
+                             * held (with every later event, to keep the order) until the
+                             * ball has a number or this long has passed; then it names
+                             * the ball -1 (3.0; 0: never held) */
 } cr_recon_params_t;
 
 void cr_recon_params_defaults(cr_recon_params_t *p);
@@ -134,7 +138,8 @@ int cr_recon_create(const cr_table_t *t, const cr_recon_params_t *p, cr_recon_t 
 int cr_recon_push(cr_recon_t *rc, const cr_ball_frame_t *frame, cr_event_t *out, int max, int *n);
 
 /* End of input: the events still held (a final rest if the balls are
- * still, nothing invented otherwise). Same contract as push. */
+ * still, nothing invented otherwise). Same contract as push; call it again
+ * until *n is 0 when out may be smaller than what is held. */
 int cr_recon_finish(cr_recon_t *rc, cr_event_t *out, int max, int *n);
 
 void cr_recon_destroy(cr_recon_t *rc);

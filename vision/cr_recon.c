@@ -2405,12 +2405,103 @@ static void first_contact_doubt(cr_recon_t *rc, int from)
     }
 }
 
+/* Slot s (an unidentified track) turns out to be the cue ball: its whole
+ * state moves to slot 0 (vacant: no identified cue ball on the table). */
+static void swap_id(int *v, int s)
+{
+    if (*v == s)
+        *v = CR_BALL_CUE;
+    else if (*v == CR_BALL_CUE)
+        *v = s;
+}
+
+static void swap_event_slots(cr_event_t *ev, int s)
+{
+    int i;
+
+    swap_id(&ev->a, s);
+    swap_id(&ev->b, s);
+    if (ev->type != CR_EV_STROKE)
+        swap_id(&ev->ball, s);
+    for (i = 0; i < ev->n_balls; i++)
+        swap_id(&ev->balls[i].id, s);
+    for (i = 0; i < ev->n_moving; i++)
+        swap_id(&ev->moving[i], s);
+}
+
+static void relabel_to_cue(cr_recon_t *rc, int s)
+{
+    rball_t tb;
+    long k;
+    int i;
+
+    tb = rc->b[CR_BALL_CUE];
+    rc->b[CR_BALL_CUE] = rc->b[s];
+    rc->b[s] = tb;
+    for (k = rc->n_frames > RING ? rc->n_frames - RING : 0; k < rc->n_frames; k++) {
+        rframe_t *f = frm(rc, k);
+        double d;
+        unsigned char c;
+
+        d = f->x[0], f->x[0] = f->x[s], f->x[s] = d;
+        d = f->y[0], f->y[0] = f->y[s], f->y[s] = d;
+        d = f->s[0], f->s[0] = f->s[s], f->s[s] = d;
+        c = f->st[0], f->st[0] = f->st[s], f->st[s] = c;
+    }
+    for (i = 0; i < NB; i++) {
+        bool bo;
+        double d;
+
+        bo = rc->pw_on[0][i], rc->pw_on[0][i] = rc->pw_on[s][i], rc->pw_on[s][i] = bo;
+        d = rc->pw_max[0][i], rc->pw_max[0][i] = rc->pw_max[s][i], rc->pw_max[s][i] = d;
+        d = rc->pw_min[0][i], rc->pw_min[0][i] = rc->pw_min[s][i], rc->pw_min[s][i] = d;
+        d = rc->pw_tmin[0][i], rc->pw_tmin[0][i] = rc->pw_tmin[s][i], rc->pw_tmin[s][i] = d;
+    }
+    for (i = 0; i < NB; i++) {
+        bool bo;
+        double d;
+
+        bo = rc->pw_on[i][0], rc->pw_on[i][0] = rc->pw_on[i][s], rc->pw_on[i][s] = bo;
+        d = rc->pw_max[i][0], rc->pw_max[i][0] = rc->pw_max[i][s], rc->pw_max[i][s] = d;
+        d = rc->pw_min[i][0], rc->pw_min[i][0] = rc->pw_min[i][s], rc->pw_min[i][s] = d;
+        d = rc->pw_tmin[i][0], rc->pw_tmin[i][0] = rc->pw_tmin[i][s], rc->pw_tmin[i][s] = d;
+    }
+    for (i = 0; i < rc->nch; i++)
+        swap_id(&rc->ch[i].ball, s);
+    for (i = 0; i < rc->n_recent && i < MAX_RECENT; i++) {
+        swap_id(&rc->recent[i].a, s);
+        swap_id(&rc->recent[i].b, s);
+    }
+    for (i = 0; i < rc->nq; i++)
+        swap_event_slots(&rc->q[i], s);
+    for (i = 0; i < rc->nbatch; i++)
+        swap_event_slots(&rc->batch[i], s);
+    swap_id(&rc->dh_ball, s);
+    for (i = 0; i < TRACK_MAP && i < rc->n_ts; i++)
+        swap_id(&rc->ts_slot[i], s);
+    rc->spare_track[s] = -1;
+    rc->spare_id[s] = -1;
+}
+
 static void resolve_changes(cr_recon_t *rc)
 {
     int k, pass, from = rc->nbatch;
     bool progress;
 
     qsort(rc->ch, (size_t)rc->nch, sizeof(rc->ch[0]), cmp_change);
+    /* Only the cue ball is struck: with no identified cue ball on the table and
+     * no shot open, an unidentified ball that starts from rest is the cue
+     * ball (the tracker has not named it yet, e.g. a white ball it cannot yet
+     * tell from a stripe showing its white). */
+    if (!rc->active && !on_table_state(rc->b[CR_BALL_CUE].state))
+        for (k = 0; k < rc->nch; k++) {
+            const change_t *c = &rc->ch[k];
+
+            if (c->kind == CH_ONSET && c->ball >= NID && rc->spare_id[c->ball] < 0) {
+                relabel_to_cue(rc, c->ball);
+                break;
+            }
+        }
     /* a cue ball starting from rest with nothing moving near it: the stroke */
     for (k = 0; k < rc->nch; k++) {
         change_t *c = &rc->ch[k];

@@ -55,6 +55,9 @@ typedef struct {
     int state;
     double rx, ry, rw;      /* rest position and the weight of its mean */
     double t_stop;          /* when it came to rest */
+    bool dist_pending;      /* started from rest with no cause: disturbed if it settles away */
+    double dist_t, dist_x, dist_y;
+    int dist_shot;
     double dir[2];          /* direction of travel when it stopped */
     seg_t hist[NSEG];
     int nh;                 /* hist[(nh - 1) % NSEG] is the current segment */
@@ -140,6 +143,7 @@ void cr_recon_params_defaults(cr_recon_params_t *p)
     p->fps = 60.0;
     p->lookahead_frames = 1;
     p->name_wait_s = 3.0;
+    p->disturbed_min_mm = 10.0;
     p->sigma_floor_mm = 0.3;
     p->onset_k = 5.0;
     p->onset_min_mm = 1.5;
@@ -2489,16 +2493,37 @@ static void resolve_changes(cr_recon_t *rc)
     bool progress;
 
     qsort(rc->ch, (size_t)rc->nch, sizeof(rc->ch[0]), cmp_change);
+    /* disturbed balls: decided when they settle (or leave the table) */
+    for (k = 0; k < NB; k++) {
+        rball_t *bk = &rc->b[k];
+
+        if (!bk->dist_pending)
+            continue;
+        if (bk->state == B_REST && bk->t_stop > bk->dist_t) {
+            if (hypot(bk->rx - bk->dist_x, bk->ry - bk->dist_y) >= rc->p.disturbed_min_mm)
+                emit_simple(rc, CR_EV_DISTURBED, k, bk->dist_t, bk->dist_x, bk->dist_y, bk->dist_shot);
+            bk->dist_pending = false;
+        } else if (bk->state == B_GONE || bk->state == B_ABSENT) {
+            emit_simple(rc, CR_EV_DISTURBED, k, bk->dist_t, bk->dist_x, bk->dist_y, bk->dist_shot);
+            bk->dist_pending = false;
+        }
+    }
     /* Only the cue ball is struck: with no identified cue ball on the table and
      * no shot open, an unidentified ball that starts from rest is the cue
      * ball (the tracker has not named it yet, e.g. a white ball it cannot yet
      * tell from a stripe showing its white). */
-    if (!rc->active && !on_table_state(rc->b[CR_BALL_CUE].state))
+    if (!rc->active && (!on_table_state(rc->b[CR_BALL_CUE].state) ||
+                        (rc->n_frames > 0 && frm(rc, rc->n_frames - 1)->st[CR_BALL_CUE] != OB_SEEN)))
         for (k = 0; k < rc->nch; k++) {
             const change_t *c = &rc->ch[k];
 
             if (c->kind == CH_ONSET && c->ball >= NID && rc->spare_id[c->ball] < 0) {
-                relabel_to_cue(rc, c->ball);
+                const int s = c->ball;
+
+                relabel_to_cue(rc, s);
+                /* what slot 0 held (a cue ball the tracker still holds where it
+                 * was last seen) is no ball any more */
+                rc->b[s].state = B_ABSENT;
                 break;
             }
         }
@@ -2562,9 +2587,18 @@ static void resolve_changes(cr_recon_t *rc)
             continue;
         }
         /* an object ball that started with nothing to explain it (unless
-         * it was still creeping) */
-        if (!c->creep)
-            emit_simple(rc, CR_EV_DISTURBED, c->ball, c->t, c->x, c->y, rc->active ? rc->shot : -1);
+         * it was still creeping): disturbed once it settles somewhere else
+         * (a ball seen to shift and come back where it was is the picture
+         * wavering, e.g. under a hand, not a ball moved) */
+        if (!c->creep && !rc->b[c->ball].dist_pending) {
+            rball_t *bk = &rc->b[c->ball];
+
+            bk->dist_pending = true;
+            bk->dist_t = c->t;
+            bk->dist_x = c->x;
+            bk->dist_y = c->y;
+            bk->dist_shot = rc->active ? rc->shot : -1;
+        }
         c->done = true;
     }
     if (rc->active && !rc->first_done)
@@ -2980,7 +3014,9 @@ int cr_recon_push(cr_recon_t *rc, const cr_ball_frame_t *frame, cr_event_t *out,
         const cr_ball_obs_t *o = &frame->balls[k];
         int id = ball_slot(rc, o);
 
-        if (id < 0 || id >= NB || f->st[id] != OB_NONE)
+        /* two tracks in one slot (an identified ball held where it was last
+         * seen, and the track that took its place): the one seen wins */
+        if (id < 0 || id >= NB || (f->st[id] != OB_NONE && !(f->st[id] != OB_SEEN && o->status == CR_BALL_SEEN)))
             continue;
         if ((o->status == CR_BALL_SEEN || o->status == CR_BALL_HIDDEN) && !(isfinite(o->x) && isfinite(o->y)))
             continue;

@@ -123,6 +123,10 @@ typedef struct {
                              * held (with every later event, to keep the order) until the
                              * ball has a number or this long has passed; then it names
                              * the ball -1 (3.0; 0: never held) */
+    double disturbed_min_mm; /* a ball that starts from rest with no cause is reported
+                             * disturbed when it settles at least this far from where it
+                             * was, or leaves the table (10); a ball seen to shift and come
+                             * back is the picture wavering (a hand over it), not a touch */
 } cr_recon_params_t;
 
 void cr_recon_params_defaults(cr_recon_params_t *p);

@@ -524,7 +524,8 @@ static double cr_quantile(const double *v, size_t n, double q)
 /* Sorts v and sets median, p95 and max (NAN when n == 0). */
 static void cr_summary(double *v, size_t n, double *median, double *p95, double *max)
 {
-    qsort(v, n, sizeof(*v), cr_cmp_double);
+    if (n > 0) /* v may be NULL when there is nothing */
+        qsort(v, n, sizeof(*v), cr_cmp_double);
     *median = cr_quantile(v, n, 0.5);
     *p95 = cr_quantile(v, n, 0.95);
     *max = n ? v[n - 1] : NAN;

@@ -30,6 +30,32 @@ json_t *cr_calib_file_new(int width, int height, const cr_table_t *t, const doub
     return root;
 }
 
+json_t *cr_calib_file_camera(const cr_camera_t *cam)
+{
+    json_t *c, *rot, *pos;
+    int i;
+
+    c = json_pack("{s:f,s:f,s:f,s:f,s:f,s:f}", "fx", cam->fx, "fy", cam->fy, "cx", cam->cx, "cy", cam->cy, "k1",
+                  cam->k1, "k2", cam->k2);
+    rot = json_array();
+    pos = json_array();
+    if (!c || !rot || !pos) {
+        json_decref(c);
+        json_decref(rot);
+        json_decref(pos);
+        return NULL;
+    }
+    for (i = 0; i < 9; i++)
+        json_array_append_new(rot, json_real(cam->rot[i]));
+    for (i = 0; i < 3; i++)
+        json_array_append_new(pos, json_real(cam->pos[i]));
+    json_object_set_new(c, "rotation", rot);
+    json_object_set_new(c, "position_mm", pos);
+    json_object_set_new(c, "model", json_string("pinhole, radial distortion k1 k2 on normalised coordinates; "
+                                                "rotation maps table (x, y, -z) to camera axes, row-major"));
+    return c;
+}
+
 int cr_calib_file_write(json_t *root, const char *path)
 {
     char tmp[4200];

@@ -17,6 +17,12 @@
  * NULL when out of memory. */
 json_t *cr_calib_file_new(int width, int height, const cr_table_t *t, const double corners_px[4][2], const char *head);
 
+/* The "camera" block of a posed camera (fx, fy, cx, cy, k1, k2, rotation[9],
+ * position_mm[3], model): the same from `sim` (the true camera) and
+ * `calibrate` (the estimate), read back by cr_calib_file_read. NULL when out
+ * of memory. */
+json_t *cr_calib_file_camera(const cr_camera_t *cam);
+
 /* Writes root to path through path.tmp and a rename, and drops the reference.
  * Returns 0, or -1 with nothing left at path.tmp (path is untouched). */
 int cr_calib_file_write(json_t *root, const char *path);

@@ -172,23 +172,8 @@ static int write_calibration(const char *path, const char *input, const cr_calib
     json_object_set_new(root, "table_to_undistorted_px", hom);
     json_object_set_new(root, "cloth_rgb", json_pack("[i,i,i]", r->cloth_rgb[0], r->cloth_rgb[1], r->cloth_rgb[2]));
     if (r->camera_source != CR_CALIB_CAMERA_NONE) {
-        const cr_camera_t *cam = &r->camera;
-        json_t *c, *rot, *pos;
-
         /* the same block as `cueref sim` writes for its true camera (one loader reads both) */
-        c = json_pack("{s:f,s:f,s:f,s:f,s:f,s:f}", "fx", cam->fx, "fy", cam->fy, "cx", cam->cx, "cy", cam->cy, "k1",
-                      cam->k1, "k2", cam->k2);
-        rot = json_array();
-        for (i = 0; i < 9; i++)
-            json_array_append_new(rot, json_real(cam->rot[i]));
-        pos = json_array();
-        for (i = 0; i < 3; i++)
-            json_array_append_new(pos, json_real(cam->pos[i]));
-        json_object_set_new(c, "rotation", rot);
-        json_object_set_new(c, "position_mm", pos);
-        json_object_set_new(c, "model", json_string("pinhole, radial distortion k1 k2 on normalised coordinates; "
-                                                    "rotation maps table (x, y, -z) to camera axes, row-major"));
-        json_object_set_new(root, "camera", c);
+        json_object_set_new(root, "camera", cr_calib_file_camera(&r->camera));
         json_object_set_new(
             root, "camera_fit",
             json_pack("{s:s,s:[f,f,f],s:f,s:i,s:f,s:s}", "source", cr_calib_camera_source_name(r->camera_source),

@@ -68,27 +68,14 @@ static int write_calib(const char *dir, const cr_scenario_t *scn, const cr_camer
 {
     char path[4200];
     double corners[4][2];
-    json_t *root, *c, *rot, *pos;
-    int i;
+    json_t *root;
 
     if (!cr_camera_table_corners(cam, &scn->table, corners))
         return -1;
     root = cr_calib_file_new(scn->width, scn->height, &scn->table, corners, cr_camera_head_side(cam, &scn->table));
     if (!root)
         return -1;
-    c = json_pack("{s:f,s:f,s:f,s:f,s:f,s:f}", "fx", cam->fx, "fy", cam->fy, "cx", cam->cx, "cy", cam->cy, "k1",
-                  cam->k1, "k2", cam->k2);
-    rot = json_array();
-    for (i = 0; i < 9; i++)
-        json_array_append_new(rot, json_real(cam->rot[i]));
-    pos = json_array();
-    for (i = 0; i < 3; i++)
-        json_array_append_new(pos, json_real(cam->pos[i]));
-    json_object_set_new(c, "rotation", rot);
-    json_object_set_new(c, "position_mm", pos);
-    json_object_set_new(c, "model", json_string("pinhole, radial distortion k1 k2 on normalised coordinates; "
-                                                "rotation maps table (x, y, -z) to camera axes, row-major"));
-    json_object_set_new(root, "camera", c);
+    json_object_set_new(root, "camera", cr_calib_file_camera(cam));
     json_object_set_new(root, "ball_diameter_mm", json_real(2 * scn->table.ball_radius_mm));
     snprintf(path, sizeof(path), "%s/calib.json", dir);
     return cr_calib_file_write(root, path);

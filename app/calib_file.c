@@ -115,6 +115,23 @@ static int camera_from_h(const double h[9], int w, int hgt, double k1, cr_camera
     return 0;
 }
 
+int cr_calib_parse_corners(const char *s, double c[4][2])
+{
+    int n = 0, used;
+
+    while (n < 4 && sscanf(s, " %lf , %lf%n", &c[n][0], &c[n][1], &used) == 2) {
+        if (!isfinite(c[n][0]) || !isfinite(c[n][1]))
+            return -1;
+        n++;
+        s += used;
+        while (*s == ' ')
+            s++;
+        if (n < 4 && *s++ != ';')
+            return -1;
+    }
+    return n == 4 && *s == '\0' ? 0 : -1;
+}
+
 int cr_calib_camera_from_corners(const double corners_px[4][2], int width, int height, const cr_table_t *t,
                                  cr_camera_t *cam, char *source, size_t srclen)
 {

@@ -47,6 +47,10 @@ typedef struct {
  * 0, or -1 with a one-line reason in err. */
 int cr_calib_file_read(const char *path, cr_calib_file_t *out, char *err, size_t errlen);
 
+/* Parses --corners (SPEC §2): "x,y;x,y;x,y;x,y", head-left, head-right,
+ * foot-right, foot-left, in pixels. Returns 0, or -1 when malformed. */
+int cr_calib_parse_corners(const char *s, double c[4][2]);
+
 /* The camera for four playing-surface corners given in pixels (--corners),
  * no lens distortion. Returns 0, or -1 when they are not a quadrilateral. */
 int cr_calib_camera_from_corners(const double corners_px[4][2], int width, int height, const cr_table_t *t,

@@ -193,21 +193,6 @@ static int write_calibration(const char *path, const char *input, const cr_calib
     return cr_calib_file_write(root, path);
 }
 
-static int parse_corners(const char *s, double c[4][2])
-{
-    int n = 0, used;
-
-    while (n < 4 && sscanf(s, " %lf , %lf%n", &c[n][0], &c[n][1], &used) == 2) {
-        n++;
-        s += used;
-        while (*s == ' ')
-            s++;
-        if (*s == ';')
-            s++;
-    }
-    return n == 4 && *s == '\0' ? 0 : -1;
-}
-
 int cr_cmd_calibrate(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -275,7 +260,7 @@ int cr_cmd_calibrate(int argc, char **argv)
         cr_cli_error("calibrate: bad table size '%s' (9ft, 8ft, 7ft or LxW in mm)", table);
         return CR_EXIT_USAGE;
     }
-    if (corners && parse_corners(corners, manual) != 0) {
+    if (corners && cr_calib_parse_corners(corners, manual) != 0) {
         cr_cli_error("calibrate: --corners wants \"x,y;x,y;x,y;x,y\" (head-left, head-right, foot-right, foot-left)");
         return CR_EXIT_USAGE;
     }

@@ -117,26 +117,6 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static int parse_corners(const char *s, double c[4][2])
-{
-    int used = 0, i;
-
-    for (i = 0; i < 4; i++) {
-        int n = 0;
-
-        if (sscanf(s + used, " %lf , %lf%n", &c[i][0], &c[i][1], &n) != 2)
-            return -1;
-        used += n;
-        while (s[used] == ' ')
-            used++;
-        if (i < 3 && s[used++] != ';')
-            return -1;
-        if (!isfinite(c[i][0]) || !isfinite(c[i][1]))
-            return -1;
-    }
-    return s[used] == '\0' ? 0 : -1;
-}
-
 /* Writes one line. An event the stream cannot carry is a defect upstream,
  * not a reason to lose the review: it is dropped and said once per type.
  * Returns 1 written, 0 dropped, -1 on a write failure (reported). */
@@ -731,7 +711,7 @@ int cr_cmd_review(int argc, char **argv)
             o.calib = optarg;
             break;
         case 'K':
-            if (parse_corners(optarg, o.corners) != 0) {
+            if (cr_calib_parse_corners(optarg, o.corners) != 0) {
                 cr_cli_error("review: --corners wants \"x,y;x,y;x,y;x,y\" (head-left, head-right, foot-right, "
                              "foot-left)");
                 return CR_EXIT_USAGE;

@@ -709,11 +709,18 @@ static void track_update(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, do
             k->ev.q_solid += k->ev.q_seg;
             k->ev.q_seg = 0;
         }
+        const bool from_rest = k->hits > 1 && hypot(k->vx, k->vy) < 50.0;
+
         k->vx = dts > 0 ? (d->x - k->zx) / dts : 0;
         k->vy = dts > 0 ? (d->y - k->zy) / dts : 0;
         k->x = d->x;
         k->y = d->y;
         k->sig_v = dts > 0 ? 2.0 * d->sigma_mm / dts + 100.0 : tr->p.max_speed_mm_s;
+        /* a ball that was at rest started at some unknown moment of the
+         * interval (a stroke's impulse is not seen): its first step gives
+         * only a lower bound of its speed */
+        if (from_rest)
+            k->sig_v = fmax(k->sig_v, 0.5 * tr->p.max_speed_mm_s);
     } else {
         const double a = 0.6, b = 0.3;
 

@@ -410,7 +410,9 @@ bool cr_game_target_legal(const cr_judge_t *j, int ball, char *why, size_t why_l
     switch (j->p.game) {
     case CR_GAME_9BALL:
     case CR_GAME_10BALL:
-        if (s->lowest < 0 || ball == s->lowest)
+        /* a ball the cue ball touched was on the table even when the
+         * stroke's list missed it (vision could not name it then) */
+        if (s->lowest < 0 || ball == s->lowest || (ball > 0 && ball < s->lowest))
             return true;
         snprintf(why, why_len, "the lowest ball on the table was %s", cr_ball_str(s->lowest, b2));
         return false;

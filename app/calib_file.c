@@ -102,8 +102,8 @@ static int get_nums(json_t *arr, double *v, size_t n)
     return 0;
 }
 
-static int camera_from_h(const double h[9], int w, int hgt, double k1, cr_camera_t *cam, char *source,
-                         size_t srclen)
+int cr_calib_camera_from_h(const double h[9], int w, int hgt, double k1, cr_camera_t *cam, char *source,
+                           size_t srclen)
 {
     bool solved = false;
 
@@ -140,7 +140,7 @@ int cr_calib_camera_from_corners(const double corners_px[4][2], int width, int h
 
     if (!cr_calib_homography4(tab, corners_px, h))
         return -1;
-    return camera_from_h(h, width, height, 0.0, cam, source, srclen);
+    return cr_calib_camera_from_h(h, width, height, 0.0, cam, source, srclen);
 }
 
 int cr_calib_file_read(const char *path, cr_calib_file_t *out, char *err, size_t errlen)
@@ -201,7 +201,7 @@ int cr_calib_file_read(const char *path, cr_calib_file_t *out, char *err, size_t
 
         if (json_is_object(d))
             get_num(d, "k1", &k1);
-        if (camera_from_h(v, out->width, out->height, k1, &out->camera, out->camera_source,
+        if (cr_calib_camera_from_h(v, out->width, out->height, k1, &out->camera, out->camera_source,
                           sizeof(out->camera_source)) != 0) {
             snprintf(err, errlen, "%s: the homography does not describe a camera above the table", path);
             goto fail;

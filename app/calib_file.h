@@ -47,6 +47,14 @@ typedef struct {
  * 0, or -1 with a one-line reason in err. */
 int cr_calib_file_read(const char *path, cr_calib_file_t *out, char *err, size_t errlen);
 
+/* The camera for a homography h (table mm on the cloth -> undistorted
+ * pixels) of a w x hgt image and a radial k1 normalised by the image width
+ * (calib/'s convention), through cr_camera_from_homography with the 3 m
+ * height prior; source says how the focal length was found. 0, or -1 for a
+ * degenerate h. */
+int cr_calib_camera_from_h(const double h[9], int w, int hgt, double k1, cr_camera_t *cam, char *source,
+                           size_t srclen);
+
 /* Parses --corners (SPEC §2): "x,y;x,y;x,y;x,y", head-left, head-right,
  * foot-right, foot-left, in pixels. Returns 0, or -1 when malformed. */
 int cr_calib_parse_corners(const char *s, double c[4][2]);

@@ -347,7 +347,6 @@ static int auto_camera(review_t *rv, const cr_frame_t *fr, cr_camera_t *cam, cha
     cr_calib_image_t img = {rgb, fr->width, fr->height, 3 * fr->width};
     cr_calib_params_t cp;
     cr_calib_result_t *res = malloc(sizeof(*res));
-    bool solved = false;
     int rc = -1;
 
     if (!rgb || !res) {
@@ -366,14 +365,13 @@ static int auto_camera(review_t *rv, const cr_frame_t *fr, cr_camera_t *cam, cha
         snprintf(source, srclen, "found at %.2f s (camera from %s)", fr->pts_s >= 0 ? fr->pts_s : 0.0,
                  cr_calib_camera_source_name(res->camera_source));
     } else {
-        if (cr_camera_from_homography(res->table_to_px, fr->width, fr->height, 0.0, 0.0, 0.0,
-                                      CR_CALIB_HEIGHT_PRIOR_MM, cam, &solved) != CR_OK) {
+        char how[64];
+
+        if (cr_calib_camera_from_h(res->table_to_px, fr->width, fr->height, res->k1, cam, how, sizeof(how)) != 0) {
             snprintf(err, errlen, "the table found does not fit a camera above it");
             goto done;
         }
-        cam->k1 = res->k1 * (cam->fx / res->dist_f_px) * (cam->fx / res->dist_f_px);
-        snprintf(source, srclen, "found at %.2f s (%s)", fr->pts_s >= 0 ? fr->pts_s : 0.0,
-                 solved ? "focal length solved" : "3 m camera height assumed");
+        snprintf(source, srclen, "found at %.2f s (%s)", fr->pts_s >= 0 ? fr->pts_s : 0.0, how);
     }
     rc = 0;
 done:

@@ -1174,12 +1174,13 @@ static int cr_indexes(const cr_eval_ev_t *evs, int n, cr_event_type_t type, int 
 }
 
 /* Scores one (non-foul) type. */
-/* Whether t falls in a break cluster of the truth: from the stroke of a shot
- * the truth's ruling marks as a break to CR_EVAL_BREAK_CLUSTER_S after the
- * cue ball's first contact in it. */
-static bool cr_in_break_cluster(const cr_eval_ev_t *evs, int n, double t)
+/* The truth's break clusters, [w[2k], w[2k+1]] for k < return value: from
+ * the stroke of a shot the truth's ruling marks as a break to
+ * CR_EVAL_BREAK_CLUSTER_S after the cue ball's first contact in it. w has
+ * room for 2 n values. */
+static int cr_break_clusters(const cr_eval_ev_t *evs, int n, double *w)
 {
-    int i, j;
+    int i, j, nw = 0;
 
     for (i = 0; i < n; i++) {
         double t0 = NAN, t1 = NAN;
@@ -1197,11 +1198,20 @@ static bool cr_in_break_cluster(const cr_eval_ev_t *evs, int n, double t)
         }
         if (!isfinite(t0))
             continue;
-        if (!isfinite(t1))
-            t1 = t0;
-        if (t >= t0 && t <= t1 + CR_EVAL_BREAK_CLUSTER_S)
-            return true;
+        w[2 * nw] = t0;
+        w[2 * nw + 1] = (isfinite(t1) ? t1 : t0) + CR_EVAL_BREAK_CLUSTER_S;
+        nw++;
     }
+    return nw;
+}
+
+static bool cr_in_windows(const double *w, int nw, double t)
+{
+    int k;
+
+    for (k = 0; k < nw; k++)
+        if (t >= w[2 * k] && t <= w[2 * k + 1])
+            return true;
     return false;
 }
 
@@ -1212,19 +1222,21 @@ static int cr_counts_outside_break(cr_run_t *s, cr_eval_counts_t *k, const cr_it
 {
     cr_item_t *t2 = malloc((size_t)(n ? n : 1) * sizeof(*t2)), *c2 = malloc((size_t)(m ? m : 1) * sizeof(*c2));
     int *tm2 = malloc((size_t)(n ? n : 1) * sizeof(*tm2)), *cmap = malloc((size_t)(m ? m : 1) * sizeof(*cmap));
-    int i, n2 = 0, m2 = 0, rc = CR_ERR_NOMEM;
+    double *w = malloc((size_t)(s->nt ? 2 * s->nt : 2) * sizeof(*w));
+    int i, n2 = 0, m2 = 0, nw, rc = CR_ERR_NOMEM;
 
-    if (!t2 || !c2 || !tm2 || !cmap)
+    if (!t2 || !c2 || !tm2 || !cmap || !w)
         goto done;
+    nw = cr_break_clusters(s->tev, s->nt, w);
     for (i = 0; i < m; i++) {
         cmap[i] = -1;
-        if (!cr_in_break_cluster(s->tev, s->nt, c[i].t)) {
+        if (!cr_in_windows(w, nw, c[i].t)) {
             cmap[i] = m2;
             c2[m2++] = c[i];
         }
     }
     for (i = 0; i < n; i++) {
-        if (cr_in_break_cluster(s->tev, s->nt, t[i].t))
+        if (cr_in_windows(w, nw, t[i].t))
             continue;
         /* a match whose candidate fell inside a cluster counts as found */
         tm2[n2] = tm[i] >= 0 ? cmap[tm[i]] : -1;
@@ -1241,6 +1253,7 @@ done:
     free(c2);
     free(tm2);
     free(cmap);
+    free(w);
     return rc;
 }
 

@@ -57,7 +57,9 @@ typedef struct {
     double t_stop;          /* when it came to rest */
     bool dist_pending;      /* started from rest with no cause: disturbed if it settles away */
     double dist_t, dist_x, dist_y;
+    double dist_sig;        /* ... and the typical sigma of its samples before it started */
     int dist_shot;
+    double sig_run;         /* running mean of the sigma of its recent samples, mm */
     double dir[2];          /* direction of travel when it stopped */
     seg_t hist[NSEG];
     int nh;                 /* hist[(nh - 1) % NSEG] is the current segment */
@@ -65,6 +67,9 @@ typedef struct {
     bool anchor;            /* (anc_x, anc_y) at anc_t starts the current motion */
     double anc_x, anc_y, anc_t;
     long last_seen;
+    bool appeared;          /* came onto the table at t_appear, at (app_x, app_y): not yet
+                             * known to be the cue ball put down (its track had no number) */
+    double t_appear, app_x, app_y;
     double t_lost;
     double t_gone;          /* when it was pocketed or left the table */
     double t_cush[CR_RAIL_COUNT]; /* last cushion contact reported per rail */
@@ -127,7 +132,8 @@ struct cr_recon {
     cr_event_t *batch;      /* events of the frame being analysed */
     int nbatch;
     int spare_track[NB];    /* slots >= NID: the track held, -1 free */
-    int spare_id[NB];       /* ... and the id it was given since, -1 none */
+    int spare_id[NB];       /* ... and the id the tracker gives it now, -1 none */
+    double spare_since[NB]; /* ... since when (frame time) */
     int ts_track[TRACK_MAP], ts_slot[TRACK_MAP]; /* the slot each recent track was put in */
     int n_ts;               /* entries used (a ring once full) */
     bool finishing;         /* cr_recon_finish: nothing is held any more */
@@ -143,6 +149,7 @@ void cr_recon_params_defaults(cr_recon_params_t *p)
     p->fps = 60.0;
     p->lookahead_frames = 1;
     p->name_wait_s = 3.0;
+    p->merge_hold_s = 0.5;
     p->disturbed_min_mm = 10.0;
     p->sigma_floor_mm = 0.3;
     p->onset_k = 5.0;
@@ -394,6 +401,8 @@ static void fit_ball(cr_recon_t *rc, int i, long from, long to, seg_t *s)
 }
 
 /* ------------------------------------------------------------ events */
+
+static int cmp_event_t(const void *pa, const void *pb);
 
 static int queue_event(cr_recon_t *rc, const cr_event_t *ev)
 {
@@ -757,8 +766,10 @@ int cr_recon_create(const cr_table_t *t, const cr_recon_params_t *p, cr_recon_t 
     rc->dt = 1.0 / p->fps;
     rc->shot = -1;
     rc->dh_ball = -1;
-    for (int k = 0; k < NB; k++)
+    for (int k = 0; k < NB; k++) {
         rc->spare_track[k] = rc->spare_id[k] = -1;
+        rc->spare_since[k] = 0.0;
+    }
     *out = rc;
     return CR_OK;
 }
@@ -2409,82 +2420,158 @@ static void first_contact_doubt(cr_recon_t *rc, int from)
     }
 }
 
-/* Slot s (an unidentified track) turns out to be the cue ball: its whole
- * state moves to slot 0 (vacant: no identified cue ball on the table). */
-static void swap_id(int *v, int s)
+/* Slot s (a track that was unidentified when first seen) turns out to be
+ * ball id (whose own slot is vacant: the ball is off the table or was never
+ * seen): the two slots trade their whole state and history, so the ball's
+ * events and motion carry its number from then on. */
+static void swap_id(int *v, int s, int id)
 {
     if (*v == s)
-        *v = CR_BALL_CUE;
-    else if (*v == CR_BALL_CUE)
+        *v = id;
+    else if (*v == id)
         *v = s;
 }
 
-static void swap_event_slots(cr_event_t *ev, int s)
+static void swap_event_slots(cr_event_t *ev, int s, int id)
 {
     int i;
 
-    swap_id(&ev->a, s);
-    swap_id(&ev->b, s);
+    swap_id(&ev->a, s, id);
+    swap_id(&ev->b, s, id);
     if (ev->type != CR_EV_STROKE)
-        swap_id(&ev->ball, s);
+        swap_id(&ev->ball, s, id);
     for (i = 0; i < ev->n_balls; i++)
-        swap_id(&ev->balls[i].id, s);
+        swap_id(&ev->balls[i].id, s, id);
     for (i = 0; i < ev->n_moving; i++)
-        swap_id(&ev->moving[i], s);
+        swap_id(&ev->moving[i], s, id);
 }
 
-static void relabel_to_cue(cr_recon_t *rc, int s)
+static void relabel_slot(cr_recon_t *rc, int s, int id)
 {
     rball_t tb;
     long k;
     int i;
 
-    tb = rc->b[CR_BALL_CUE];
-    rc->b[CR_BALL_CUE] = rc->b[s];
+    tb = rc->b[id];
+    rc->b[id] = rc->b[s];
     rc->b[s] = tb;
     for (k = rc->n_frames > RING ? rc->n_frames - RING : 0; k < rc->n_frames; k++) {
         rframe_t *f = frm(rc, k);
         double d;
         unsigned char c;
 
-        d = f->x[0], f->x[0] = f->x[s], f->x[s] = d;
-        d = f->y[0], f->y[0] = f->y[s], f->y[s] = d;
-        d = f->s[0], f->s[0] = f->s[s], f->s[s] = d;
-        c = f->st[0], f->st[0] = f->st[s], f->st[s] = c;
+        d = f->x[id], f->x[id] = f->x[s], f->x[s] = d;
+        d = f->y[id], f->y[id] = f->y[s], f->y[s] = d;
+        d = f->s[id], f->s[id] = f->s[s], f->s[s] = d;
+        c = f->st[id], f->st[id] = f->st[s], f->st[s] = c;
     }
     for (i = 0; i < NB; i++) {
         bool bo;
         double d;
 
-        bo = rc->pw_on[0][i], rc->pw_on[0][i] = rc->pw_on[s][i], rc->pw_on[s][i] = bo;
-        d = rc->pw_max[0][i], rc->pw_max[0][i] = rc->pw_max[s][i], rc->pw_max[s][i] = d;
-        d = rc->pw_min[0][i], rc->pw_min[0][i] = rc->pw_min[s][i], rc->pw_min[s][i] = d;
-        d = rc->pw_tmin[0][i], rc->pw_tmin[0][i] = rc->pw_tmin[s][i], rc->pw_tmin[s][i] = d;
+        bo = rc->pw_on[id][i], rc->pw_on[id][i] = rc->pw_on[s][i], rc->pw_on[s][i] = bo;
+        d = rc->pw_max[id][i], rc->pw_max[id][i] = rc->pw_max[s][i], rc->pw_max[s][i] = d;
+        d = rc->pw_min[id][i], rc->pw_min[id][i] = rc->pw_min[s][i], rc->pw_min[s][i] = d;
+        d = rc->pw_tmin[id][i], rc->pw_tmin[id][i] = rc->pw_tmin[s][i], rc->pw_tmin[s][i] = d;
     }
     for (i = 0; i < NB; i++) {
         bool bo;
         double d;
 
-        bo = rc->pw_on[i][0], rc->pw_on[i][0] = rc->pw_on[i][s], rc->pw_on[i][s] = bo;
-        d = rc->pw_max[i][0], rc->pw_max[i][0] = rc->pw_max[i][s], rc->pw_max[i][s] = d;
-        d = rc->pw_min[i][0], rc->pw_min[i][0] = rc->pw_min[i][s], rc->pw_min[i][s] = d;
-        d = rc->pw_tmin[i][0], rc->pw_tmin[i][0] = rc->pw_tmin[i][s], rc->pw_tmin[i][s] = d;
+        bo = rc->pw_on[i][id], rc->pw_on[i][id] = rc->pw_on[i][s], rc->pw_on[i][s] = bo;
+        d = rc->pw_max[i][id], rc->pw_max[i][id] = rc->pw_max[i][s], rc->pw_max[i][s] = d;
+        d = rc->pw_min[i][id], rc->pw_min[i][id] = rc->pw_min[i][s], rc->pw_min[i][s] = d;
+        d = rc->pw_tmin[i][id], rc->pw_tmin[i][id] = rc->pw_tmin[i][s], rc->pw_tmin[i][s] = d;
     }
     for (i = 0; i < rc->nch; i++)
-        swap_id(&rc->ch[i].ball, s);
+        swap_id(&rc->ch[i].ball, s, id);
     for (i = 0; i < rc->n_recent && i < MAX_RECENT; i++) {
-        swap_id(&rc->recent[i].a, s);
-        swap_id(&rc->recent[i].b, s);
+        swap_id(&rc->recent[i].a, s, id);
+        swap_id(&rc->recent[i].b, s, id);
     }
     for (i = 0; i < rc->nq; i++)
-        swap_event_slots(&rc->q[i], s);
+        swap_event_slots(&rc->q[i], s, id);
     for (i = 0; i < rc->nbatch; i++)
-        swap_event_slots(&rc->batch[i], s);
-    swap_id(&rc->dh_ball, s);
+        swap_event_slots(&rc->batch[i], s, id);
+    swap_id(&rc->dh_ball, s, id);
+    /* the track that held slot s now names slot id; a track that held slot
+     * id before (e.g. the ball held where it vanished) keeps naming it: when
+     * both are listed in one frame, the one seen wins */
     for (i = 0; i < TRACK_MAP && i < rc->n_ts; i++)
-        swap_id(&rc->ts_slot[i], s);
+        if (rc->ts_slot[i] == s)
+            rc->ts_slot[i] = id;
     rc->spare_track[s] = -1;
     rc->spare_id[s] = -1;
+}
+
+static void relabel_to_cue(cr_recon_t *rc, int s)
+{
+    relabel_slot(rc, s, CR_BALL_CUE);
+}
+
+/* Whether c's ball was seen all along before the change: over the 0.3 s
+ * (at least 4 frames) before it, in every frame, and for an onset at its
+ * rest position (within 3 sigmas or onset_min_mm). A ball that was hidden,
+ * not yet listed or elsewhere (a hidden frame's held position read as a
+ * stop) is not known to have rested: its start says nothing of a touch. */
+static bool seen_before(cr_recon_t *rc, const change_t *c)
+{
+    const double t0 = c->t - fmax(0.3, 4.0 * rc->dt);
+    long k;
+    int n = 0;
+
+    for (k = rc->n_frames - 1; k >= 0 && k > rc->n_frames - RING; k--) {
+        const rframe_t *f = frm(rc, k);
+
+        if (f->t >= c->t)
+            continue;
+        if (f->t < t0)
+            break;
+        if (f->st[c->ball] != OB_SEEN)
+            return false;
+        if (c->kind == CH_ONSET &&
+            dist2(f->x[c->ball], f->y[c->ball], c->x, c->y) > fmax(rc->p.onset_min_mm, 3.0 * sig(rc, f->s[c->ball])))
+            return false;
+        n++;
+    }
+    return n >= (int)floor((c->t - t0) / rc->dt) - 1;
+}
+
+/* Whether a ball other than c's was seen within reach of c's ball where it
+ * started (or, a moving ball that sped up, of where it was in each frame),
+ * from 0.15 s (or 4 frames) before the change up to the frame analysed:
+ * reach is two radii plus the wider of 20 mm and three sigmas of both
+ * positions (a glancing contact the paths did not time, a fast ball seen
+ * a frame before and after the contact). */static bool ball_came_near(cr_recon_t *rc, const change_t *c)
+{
+    const double t0 = c->t - fmax(0.15, 4.0 * rc->dt);
+    const double sc = rc->b[c->ball].sig_run;
+    long k, last = rc->next + rc->p.lookahead_frames;
+    int j;
+
+    if (last > rc->n_frames - 1)
+        last = rc->n_frames - 1;
+    for (k = last; k >= 0 && k > rc->n_frames - RING; k--) {
+        const rframe_t *f = frm(rc, k);
+
+        if (f->t < t0)
+            break;
+        for (j = 0; j < NB; j++) {
+            double reach;
+
+            if (j == c->ball || f->st[j] != OB_SEEN || rc->b[j].state == B_ABSENT)
+                continue;
+            reach = 2.0 * rc->R + fmax(20.0, 3.0 * hypot(sig(rc, f->s[j]), sc));
+            if (rc->b[j].state == B_REST && rc->b[j].t_stop < t0)
+                continue;
+            if (dist2(f->x[j], f->y[j], c->x, c->y) <= reach)
+                return true;
+            /* a moving ball (a kink): where it was in that frame */
+            if (c->kind == CH_KINK && f->st[c->ball] == OB_SEEN && dist2(f->x[j], f->y[j], f->x[c->ball], f->y[c->ball]) <= reach)
+                return true;
+        }
+    }
+    return false;
 }
 
 static void resolve_changes(cr_recon_t *rc)
@@ -2500,7 +2587,11 @@ static void resolve_changes(cr_recon_t *rc)
         if (!bk->dist_pending)
             continue;
         if (bk->state == B_REST && bk->t_stop > bk->dist_t) {
-            if (hypot(bk->rx - bk->dist_x, bk->ry - bk->dist_y) >= rc->p.disturbed_min_mm)
+            /* moved clearly beyond what the detections can tell apart: the
+             * larger of disturbed_min_mm and 3 sigmas of both rests */
+            const double need = fmax(rc->p.disturbed_min_mm, 3.0 * hypot(bk->dist_sig, bk->sig_run));
+
+            if (hypot(bk->rx - bk->dist_x, bk->ry - bk->dist_y) >= need)
                 emit_simple(rc, CR_EV_DISTURBED, k, bk->dist_t, bk->dist_x, bk->dist_y, bk->dist_shot);
             bk->dist_pending = false;
         } else if (bk->state == B_GONE || bk->state == B_ABSENT) {
@@ -2521,6 +2612,10 @@ static void resolve_changes(cr_recon_t *rc)
                 const int s = c->ball;
 
                 relabel_to_cue(rc, s);
+                if (rc->b[CR_BALL_CUE].appeared && (!rc->active || rc->b[CR_BALL_CUE].t_appear > rc->t_stroke))
+                    emit_simple(rc, CR_EV_PLACED, CR_BALL_CUE, rc->b[CR_BALL_CUE].t_appear, rc->b[CR_BALL_CUE].app_x,
+                                rc->b[CR_BALL_CUE].app_y, -1);
+                rc->b[CR_BALL_CUE].appeared = false;
                 /* what slot 0 held (a cue ball the tracker still holds where it
                  * was last seen) is no ball any more */
                 rc->b[s].state = B_ABSENT;
@@ -2576,7 +2671,8 @@ static void resolve_changes(cr_recon_t *rc)
         if (c->kind == CH_KINK) {
             if (explain_cushion(rc, c))
                 continue;
-            if (kink_sped_up(c)) {
+            if (kink_sped_up(c) &&
+                !(c->ball != CR_BALL_CUE && ((rc->active && ball_came_near(rc, c)) || !seen_before(rc, c)))) {
                 /* sped up with nothing to explain it */
                 if (c->ball == CR_BALL_CUE)
                     emit_stroke(rc, c->t, true);
@@ -2590,6 +2686,14 @@ static void resolve_changes(cr_recon_t *rc)
          * it was still creeping): disturbed once it settles somewhere else
          * (a ball seen to shift and come back where it was is the picture
          * wavering, e.g. under a hand, not a ball moved) */
+        if ((rc->active && ball_came_near(rc, c)) || !seen_before(rc, c)) {
+            /* in a shot, a ball that another ball came within reach of as
+             * it started was most likely hit by it (a contact the paths
+             * could not time); a ball not seen resting before it started
+             * may not have rested at all: neither is a touched ball */
+            c->done = true;
+            continue;
+        }
         if (!c->creep && !rc->b[c->ball].dist_pending) {
             rball_t *bk = &rc->b[c->ball];
 
@@ -2598,6 +2702,7 @@ static void resolve_changes(cr_recon_t *rc)
             bk->dist_x = c->x;
             bk->dist_y = c->y;
             bk->dist_shot = rc->active ? rc->shot : -1;
+            bk->dist_sig = bk->sig_run;
         }
         c->done = true;
     }
@@ -2730,6 +2835,67 @@ static void pair_watch(cr_recon_t *rc, long a)
     }
 }
 
+/* Inserts an event into the queue in time order (an event decided late,
+ * e.g. a placement known for what it was only once the ball got its number). */
+static void queue_event_sorted(cr_recon_t *rc, const cr_event_t *ev)
+{
+    int k = rc->nq;
+
+    if (rc->nq >= QCAP)
+        return;
+    while (k > 0 && cmp_event_t(&rc->q[k - 1], ev) > 0) {
+        rc->q[k] = rc->q[k - 1];
+        k--;
+    }
+    rc->q[k] = *ev;
+    rc->nq++;
+}
+
+/* A track first seen without a number (a spare slot) that has since been
+ * identified as a ball whose own slot is vacant (pocketed, or never seen:
+ * the cue ball back in hand after a scratch) becomes that ball: its slot,
+ * its strokes. A cue ball that came onto the table and has not moved since
+ * was put down by hand: placed, at the time it appeared. */
+static void merge_named(cr_recon_t *rc, long a)
+{
+    int s;
+    long k;
+
+    for (s = NID; s < NB; s++) {
+        const int id = rc->spare_id[s];
+        bool vacant;
+
+        /* a number held a while (not one the tracker gave for a moment) */
+        if (rc->spare_track[s] < 0 || id < 0 || id >= NID ||
+            frm(rc, rc->n_frames - 1)->t - rc->spare_since[s] < rc->p.merge_hold_s)
+            continue;
+        vacant = rc->b[id].state == B_GONE || rc->b[id].state == B_ABSENT;
+        for (k = a; k < rc->n_frames && vacant; k++)
+            if (frm(rc, k)->st[id] == OB_SEEN)
+                vacant = false;
+        if (!vacant)
+            continue;
+        relabel_slot(rc, s, id);
+        if (id == CR_BALL_CUE) {
+            rball_t *b = &rc->b[CR_BALL_CUE];
+
+            if (b->appeared && b->state == B_REST && (!rc->active || b->t_appear > rc->t_stroke) &&
+                hypot(b->rx - b->app_x, b->ry - b->app_y) < rc->R) {
+                cr_event_t ev;
+
+                cr_event_init(&ev, CR_EV_PLACED);
+                ev.t = b->t_appear;
+                ev.shot = -1;
+                ev.ball = CR_BALL_CUE;
+                ev.x = b->rx;
+                ev.y = b->ry;
+                queue_event_sorted(rc, &ev);
+            }
+        }
+        rc->b[id].appeared = false;
+    }
+}
+
 static void analyse(cr_recon_t *rc, long a)
 {
     rframe_t *f = frm(rc, a);
@@ -2739,8 +2905,12 @@ static void analyse(cr_recon_t *rc, long a)
     long k, e = last_frame(rc, a);
 
     rc->nch = 0;
+    merge_named(rc, a);
     for (i = 0; i < NB; i++) {
         rball_t *b = &rc->b[i];
+
+        if (f->st[i] == OB_SEEN)
+            b->sig_run = b->sig_run > 0 ? 0.8 * b->sig_run + 0.2 * sig(rc, f->s[i]) : sig(rc, f->s[i]);
 
         switch (b->state) {
         case B_ABSENT:
@@ -2791,6 +2961,10 @@ static void analyse(cr_recon_t *rc, long a)
                 b->t_stop = a > 0 ? f->t - 0.5 * rc->dt : f->t;
                 b->last_seen = a;
                 b->anchor = false;
+                b->appeared = a > 0 && i >= NID;
+                b->t_appear = b->t_stop;
+                b->app_x = b->rx;
+                b->app_y = b->ry;
                 rest_seg(&m, b->t_stop, b->rx, b->ry);
                 push_seg(b, &m);
             } else if (f->st[i] == OB_HIDDEN && b->state == B_ABSENT && isfinite(f->x[i])) {
@@ -2835,6 +3009,10 @@ static void analyse(cr_recon_t *rc, long a)
     }
     resolve_changes(rc);
     pair_watch(rc, a);
+    if (n_reloc >= 3)
+        for (i = NID; i < NB; i++)
+            if (rc->b[i].appeared && rc->b[i].t_appear >= f->t - rc->dt)
+                rc->b[i].appeared = false; /* a re-rack, not a ball put down */
     if (cue_placed && n_reloc < 3) {
         /* the cue ball put down by hand (several balls at once: a re-rack) */
         double mx = cue_xy[0], my = cue_xy[1];
@@ -2955,7 +3133,7 @@ static int drain(cr_recon_t *rc, cr_event_t *out, int max, int *n)
 /* The slot of a tracked ball (see NID), or -1 when every spare slot is
  * taken. A track keeps the slot it was first given, so a track whose id
  * flickers to -1 and back is still one ball. */
-static int ball_slot(cr_recon_t *rc, const cr_ball_obs_t *o)
+static int ball_slot(cr_recon_t *rc, const cr_ball_obs_t *o, double t)
 {
     const int known = o->id >= 0 && o->id < NID;
     int k, n = rc->n_ts < TRACK_MAP ? rc->n_ts : TRACK_MAP, slot = -1, at = -1;
@@ -2965,8 +3143,11 @@ static int ball_slot(cr_recon_t *rc, const cr_ball_obs_t *o)
             at = k;
     if (at >= 0 && rc->ts_slot[at] >= NID) {
         slot = rc->ts_slot[at]; /* an unidentified track keeps its spare slot for life */
-        if (known)
-            rc->spare_id[slot] = o->id;
+        if ((known ? o->id : -1) != rc->spare_id[slot]) {
+            /* the tracker's word now (it may take a number back) */
+            rc->spare_id[slot] = known ? o->id : -1;
+            rc->spare_since[slot] = t;
+        }
         return slot;
     }
     if (known)
@@ -3012,7 +3193,7 @@ int cr_recon_push(cr_recon_t *rc, const cr_ball_frame_t *frame, cr_event_t *out,
     }
     for (k = 0; k < frame->n && k < CR_VISION_MAX_DETECTIONS; k++) {
         const cr_ball_obs_t *o = &frame->balls[k];
-        int id = ball_slot(rc, o);
+        int id = ball_slot(rc, o, frame->t);
 
         /* two tracks in one slot (an identified ball held where it was last
          * seen, and the track that took its place): the one seen wins */

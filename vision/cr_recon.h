@@ -123,10 +123,20 @@ typedef struct {
                              * held (with every later event, to keep the order) until the
                              * ball has a number or this long has passed; then it names
                              * the ball -1 (3.0; 0: never held) */
+    double merge_hold_s;    /* a track first seen without a number that the tracker has named
+                             * ball n for this long, while ball n is off the table (pocketed,
+                             * lifted, never seen), becomes ball n: e.g. the cue ball put
+                             * back in hand after a scratch (0.5) */
     double disturbed_min_mm; /* a ball that starts from rest with no cause is reported
                              * disturbed when it settles at least this far from where it
-                             * was, or leaves the table (10); a ball seen to shift and come
-                             * back is the picture wavering (a hand over it), not a touch */
+                             * was (and more than 3 sigmas of its samples at both rests: a
+                             * ball the detector measures poorly is not called touched for
+                             * a shift within its own uncertainty), or leaves the table
+                             * (10); a ball seen to shift and come back is the picture
+                             * wavering (a hand over it), not a touch; nor is a ball that
+                             * starts in a shot while another ball is seen within reach
+                             * (two radii plus the wider of 20 mm and 3 sigmas): that is
+                             * a contact the paths could not time */
 } cr_recon_params_t;
 
 void cr_recon_params_defaults(cr_recon_params_t *p);

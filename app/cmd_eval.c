@@ -38,6 +38,9 @@
  *             "precision", "recall"}, ...} codes sorted,
  *   "rulings": null, or {"truth", "candidate", "compared", "agree", "share",
  *             "legal", "next_player", "ball_in_hand", "game_over",
+ *             "turn", "outcome", "outcome_share" (each shot's own outcome:
+ *             legal, shooter stays or not, ball in hand, game over; free of
+ *             the player numbers, which one wrong call swaps for the rack),
  *             "disagree_shots": [truth shot indexes]},
  *   "positions": null, or {"frames", "frames_matched", "truth_visible",
  *             "detected", "identity_correct", "candidate_balls",
@@ -334,6 +337,9 @@ static json_t *json_rulings(const cr_eval_rulings_t *g)
     bad |= jset(o, "next_player", json_integer(g->agree_next_player));
     bad |= jset(o, "ball_in_hand", json_integer(g->agree_ball_in_hand));
     bad |= jset(o, "game_over", json_integer(g->agree_game_over));
+    bad |= jset(o, "turn", json_integer(g->agree_turn));
+    bad |= jset(o, "outcome", json_integer(g->agree_outcome));
+    bad |= jset(o, "outcome_share", jnum(g->outcome_share, RATIO));
     for (i = 0; i < g->n_disagree; i++)
         bad |= json_array_append_new(ds, json_integer(g->disagree_shots[i])) != 0;
     bad |= jset(o, "disagree_shots", ds);
@@ -533,11 +539,16 @@ static void print_table(FILE *f, const eval_opts_t *o, const cr_eval_result_t *r
                     k->n_candidate, k->tp, fmt_ratio(k->precision, a), fmt_ratio(k->recall, b));
         }
     }
-    if (r->rulings.present)
+    if (r->rulings.present) {
         fprintf(f, "\nrulings: %d of %d compared shots agree (%s): legal %d, next player %d, ball in hand %d, "
                    "game over %d\n",
                 r->rulings.agree, r->rulings.compared, fmt_ratio(r->rulings.share, a), r->rulings.agree_legal,
                 r->rulings.agree_next_player, r->rulings.agree_ball_in_hand, r->rulings.agree_game_over);
+        fprintf(f, "shot outcomes (legal, shooter stays, ball in hand, game over; no cascade): %d of %d (%s), "
+                   "shooter stays %d\n",
+                r->rulings.agree_outcome, r->rulings.compared, fmt_ratio(r->rulings.outcome_share, b),
+                r->rulings.agree_turn);
+    }
     if (r->positions.present) {
         const cr_eval_positions_result_t *g = &r->positions;
 

@@ -378,7 +378,7 @@ typedef struct {
     struct {
         cr_ruling_kind_t kind;
         bool legal, game_over;
-        int next_player;
+        int player, next_player;
         cr_bih_t ball_in_hand;
         bool break_shot;
     } ruling;
@@ -488,6 +488,7 @@ int cr_eval_add(cr_eval_t *e, bool truth, const cr_event_t *ev)
     k->ruling.kind = ev->ruling.kind;
     k->ruling.legal = ev->ruling.legal;
     k->ruling.game_over = ev->ruling.game_over;
+    k->ruling.player = ev->ruling.player;
     k->ruling.next_player = ev->ruling.next_player;
     k->ruling.ball_in_hand = ev->ruling.ball_in_hand;
     k->ruling.break_shot = ev->ruling.break_shot;
@@ -1568,6 +1569,7 @@ static int cr_score_rulings(cr_run_t *s)
     int i;
 
     g->share = NAN;
+    g->outcome_share = NAN;
     g->truth_rulings = s->n_trulings;
     g->candidate_rulings = s->n_crulings;
     if (s->n_trulings == 0 || s->n_crulings == 0)
@@ -1577,7 +1579,7 @@ static int cr_score_rulings(cr_run_t *s)
         const cr_eval_ev_t *rt = &s->tev[s->trulings[i].ev];
         const cr_shotref_t *cref = cr_shotref_find(s->crulings, s->n_crulings, cr_cand_shot(s, rt->shot));
         const cr_eval_ev_t *rc;
-        bool legal, next, bih, over;
+        bool legal, next, bih, over, turn;
 
         if (!cref)
             continue;
@@ -1586,7 +1588,10 @@ static int cr_score_rulings(cr_run_t *s)
         next = rt->ruling.next_player == rc->ruling.next_player;
         bih = rt->ruling.ball_in_hand == rc->ruling.ball_in_hand;
         over = rt->ruling.game_over == rc->ruling.game_over;
+        turn = (rt->ruling.next_player == rt->ruling.player) == (rc->ruling.next_player == rc->ruling.player);
         g->compared++;
+        g->agree_turn += turn;
+        g->agree_outcome += legal && turn && bih && over;
         g->agree_legal += legal;
         g->agree_next_player += next;
         g->agree_ball_in_hand += bih;
@@ -1600,6 +1605,7 @@ static int cr_score_rulings(cr_run_t *s)
         g->disagree_shots[g->n_disagree++] = rt->shot;
     }
     g->share = cr_ratio(g->agree, g->compared);
+    g->outcome_share = cr_ratio(g->agree_outcome, g->compared);
     return CR_OK;
 }
 

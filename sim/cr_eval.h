@@ -159,6 +159,12 @@ typedef struct {
     int agree;        /* ... on legal, next_player, ball_in_hand and game_over */
     int agree_legal, agree_next_player, agree_ball_in_hand, agree_game_over;
     double share;     /* agree / compared, NAN when 0 */
+    /* The shot's outcome on its own, free of the player numbers: a wrong
+     * call once swaps who is "player 1" for the rest of the rack in
+     * next_player, so agree cascades; these do not. */
+    int agree_turn;    /* ... on whether the shooter stays at the table */
+    int agree_outcome; /* ... on legal, turn, ball_in_hand and game_over */
+    double outcome_share; /* agree_outcome / compared, NAN when 0 */
     int n_disagree;
     int *disagree_shots; /* truth shot indexes */
 } cr_eval_rulings_t;

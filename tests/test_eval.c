@@ -893,6 +893,49 @@ static void test_rulings(void)
     free(c);
 }
 
+/* One wrong call swaps the player numbers for the rest of the rack: every
+ * later next_player disagrees, but each shot's own outcome (legal, does
+ * the shooter stay, ball in hand) still agrees. */
+static void test_rulings_outcome(void)
+{
+    cr_event_t *t = copy_truth(N_STROKES), *c = copy_truth(N_STROKES);
+    cr_event_t *save = g_truth;
+    cr_eval_result_t *r;
+    int s;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    for (s = 0; s < N_STROKES; s++) {
+        cr_event_t ev = make_event(CR_EV_RULING, 13.0 + 10.0 * s);
+
+        ev.shot = s;
+        ev.ruling.legal = true;
+        ev.ruling.player = 1;
+        ev.ruling.next_player = s == 2 ? 2 : 1; /* shot 2 misses: the turn passes */
+        t[g_n + (size_t)s] = ev;
+        if (s >= 2) {
+            ev.ruling.player = s == 2 ? 1 : 2;
+            ev.ruling.next_player = s == 2 ? 1 : 2; /* the candidate saw a ball go in on shot 2 */
+        }
+        c[g_n + (size_t)s] = ev;
+    }
+    g_truth = t;
+    g_n += N_STROKES;
+    r = score(c, g_n);
+    g_n -= N_STROKES;
+    g_truth = save;
+    CU_ASSERT_TRUE(r->rulings.present);
+    CU_ASSERT_EQUAL(r->rulings.compared, N_STROKES);
+    CU_ASSERT_EQUAL(r->rulings.agree, 2);
+    CU_ASSERT_EQUAL(r->rulings.agree_next_player, 2);
+    CU_ASSERT_EQUAL(r->rulings.agree_turn, N_STROKES - 1);
+    CU_ASSERT_EQUAL(r->rulings.agree_outcome, N_STROKES - 1);
+    CU_ASSERT_DOUBLE_EQUAL(r->rulings.outcome_share, (N_STROKES - 1.0) / N_STROKES, EPS);
+    cr_eval_result_destroy(r);
+    free(t);
+    free(c);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Positions                                                               */
 
@@ -1195,7 +1238,7 @@ int cr_test_register_eval(void)
         !CU_add_test(s, "matching conflicts", test_matching_conflict) ||
         !CU_add_test(s, "matching against brute force", test_matching_brute_force) ||
         !CU_add_test(s, "lags are not first-contact shots", test_lag_not_scored) ||
-        !CU_add_test(s, "rulings", test_rulings) ||
+        !CU_add_test(s, "rulings", test_rulings) || !CU_add_test(s, "ruling outcomes free of the cascade", test_rulings_outcome) ||
         !CU_add_test(s, "positions with an offset", test_positions_offset) ||
         !CU_add_test(s, "positions with wrong ids", test_positions_identity) ||
         !CU_add_test(s, "positions: unmatched frames", test_positions_unmatched_frames) ||

@@ -60,6 +60,7 @@ typedef struct {
     double dist_sig;        /* ... and the typical sigma of its samples before it started */
     int dist_shot;
     double sig_run;         /* running mean of the sigma of its recent samples, mm */
+    bool uncaused;          /* its current motion began with nothing seen to start it */
     double dir[2];          /* direction of travel when it stopped */
     seg_t hist[NSEG];
     int nh;                 /* hist[(nh - 1) % NSEG] is the current segment */
@@ -530,6 +531,11 @@ static int emit_stroke(cr_recon_t *rc, double t, bool cue_was_moving)
         }
         if (b->state == B_REST && b->t_stop > t + 1e-9)
             moving = true;
+        /* a ball set moving by nothing seen (a touch, reported as disturbed
+         * once it settles, or the picture wavering) is not a ball still
+         * rolling from the last shot */
+        if (i != CR_BALL_CUE && b->uncaused)
+            moving = false;
         if (i == CR_BALL_CUE && cue_was_moving)
             moving = true;
         if (moving && ev.n_moving < CR_EVENT_MAX_BALLS)
@@ -1032,6 +1038,7 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
             b->last_seen = a;
             return;
         }
+        b->uncaused = false;
         add_change(rc, CH_ONSET, i, t_on, &before, vo, b->rx, b->ry);
         if (rc->nch > 0 && rc->ch[rc->nch - 1].ball == i && dev > 0) {
             rc->ch[rc->nch - 1].mv[0] = (f->x[i] - b->rx) / dev;
@@ -2686,6 +2693,8 @@ static void resolve_changes(cr_recon_t *rc)
          * it was still creeping): disturbed once it settles somewhere else
          * (a ball seen to shift and come back where it was is the picture
          * wavering, e.g. under a hand, not a ball moved) */
+        if (c->kind == CH_ONSET && !(rc->active && ball_came_near(rc, c)))
+            rc->b[c->ball].uncaused = true;
         if ((rc->active && ball_came_near(rc, c)) || !seen_before(rc, c)) {
             /* in a shot, a ball that another ball came within reach of as
              * it started was most likely hit by it (a contact the paths

@@ -46,6 +46,7 @@ typedef struct {
     bool positions;
     bool quiet;
     int track_delay; /* --track-delay, frames; 0: the tracker's default */
+    bool emit_times; /* --emit-times: DIR/emitted.csv */
 } review_opts_t;
 
 /* Everything one review holds; freed by review_free. */
@@ -76,6 +77,9 @@ typedef struct {
     long dropped;            /* invalid events from the vision stage, not written */
     unsigned dropped_types;  /* bit per event type, for one message each */
     double t_last;
+    double t_now;      /* media time of the frame being processed */
+    FILE *emitted;     /* --emit-times: DIR/emitted.csv.tmp while open */
+    char emitted_path[4200];
     double sec_detect, sec_track, sec_recon;
     char out_path[4200];
 } review_t;
@@ -105,6 +109,8 @@ static void review_usage(FILE *f)
             "  --positions       also write a balls line per frame (positions, velocities)\n"
             "  --track-delay N   frames the tracker looks ahead before it settles identities (default\n"
             "                    40): fewer gives events sooner and more balls left unidentified\n"
+            "  --emit-times      also write DIR/emitted.csv: per event line, its time and the media\n"
+            "                    time of the frame whose processing wrote it (latency)\n"
             "  -q, --quiet       no per-shot lines and no progress\n"
             "  -h, --help        this help\n");
 }
@@ -123,6 +129,10 @@ static double now_s(void)
 static int write_event(review_t *rv, const cr_event_t *ev)
 {
     int st = cr_jsonl_writer_write(rv->w, ev);
+
+    if (st == CR_OK && rv->emitted && ev->type != CR_EV_BALLS)
+        fprintf(rv->emitted, "%s,%.6f,%.6f,%s\n", cr_event_type_name(ev->type), isfinite(ev->t) ? ev->t : -1.0,
+                rv->t_now, ev->type == CR_EV_FOUL ? ev->code : "");
 
     if (st == CR_ERR_INVALID) {
         if (!(rv->dropped_types & (1u << ev->type)))
@@ -474,6 +484,13 @@ static void review_free(review_t *rv)
 {
     if (rv->w)
         cr_jsonl_writer_abort(rv->w);
+    if (rv->emitted) {
+        char tmp[4300];
+
+        fclose(rv->emitted);
+        snprintf(tmp, sizeof(tmp), "%s.tmp", rv->emitted_path);
+        remove(tmp);
+    }
     cr_judge_destroy(rv->judge);
     cr_recon_destroy(rv->rec);
     cr_tracker_destroy(rv->trk);
@@ -568,6 +585,17 @@ static int review_run(const review_opts_t *o)
         goto done;
     }
     snprintf(rv.out_path, sizeof(rv.out_path), "%s/events.jsonl", o->out_dir);
+    if (o->emit_times) {
+        char tmp[4300];
+
+        snprintf(rv.emitted_path, sizeof(rv.emitted_path), "%s/emitted.csv", o->out_dir);
+        snprintf(tmp, sizeof(tmp), "%s.tmp", rv.emitted_path);
+        rv.emitted = fopen(tmp, "w");
+        if (!rv.emitted || fputs("type,t,emitted_at,code\n", rv.emitted) < 0) {
+            cr_cli_error("review: cannot write %s: %s", tmp, strerror(errno));
+            goto done;
+        }
+    }
     if (cr_jsonl_writer_open(rv.out_path, &rv.w) != CR_OK) {
         cr_cli_error("review: cannot write %s: %s", rv.out_path, strerror(errno));
         goto done;
@@ -592,6 +620,7 @@ static int review_run(const review_opts_t *o)
                               fr.strides[0], fr.strides[1], fr.strides[2]};
         double t = fr.pts_s >= 0 ? fr.pts_s : fr.index / rv.fps;
 
+        rv.t_now = t;
         if (watch_step(&rv, &fr, &img, t) != 0)
             goto done;
         t0 = now_s();
@@ -634,6 +663,19 @@ static int review_run(const review_opts_t *o)
         goto done;
     }
     rv.w = NULL;
+    if (rv.emitted) {
+        char tmp[4300];
+        int bad = ferror(rv.emitted);
+
+        bad |= fclose(rv.emitted) != 0;
+        rv.emitted = NULL;
+        snprintf(tmp, sizeof(tmp), "%s.tmp", rv.emitted_path);
+        if (bad || rename(tmp, rv.emitted_path) != 0) {
+            remove(tmp);
+            cr_cli_error("review: cannot write %s", rv.emitted_path);
+            goto done;
+        }
+    }
     if (!o->quiet && isatty(STDERR_FILENO))
         fprintf(stderr, "\r%60s\r", "");
     {
@@ -683,6 +725,7 @@ int cr_cmd_review(int argc, char **argv)
         {"head", required_argument, NULL, 'H'},       {"positions", no_argument, NULL, 'p'},
         {"quiet", no_argument, NULL, 'q'},            {"help", no_argument, NULL, 'h'},
         {"inputs", required_argument, NULL, 'I'},     {"track-delay", required_argument, NULL, 'D'},
+        {"emit-times", no_argument, NULL, 'E'},
         {NULL, 0, NULL, 0},
     };
     review_opts_t o;
@@ -742,6 +785,9 @@ int cr_cmd_review(int argc, char **argv)
         }
         case 'q':
             o.quiet = true;
+            break;
+        case 'E':
+            o.emit_times = true;
             break;
         case 'h':
             review_usage(stdout);

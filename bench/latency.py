@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""bench/latency.py SUBDIR CLIP_DIR...: how late review writes its calls.
+
+Each CLIP_DIR holds truth.jsonl and SUBDIR/emitted.csv (cueref review
+--emit-times: per event line, its time and the media time of the frame
+whose processing wrote it). Every candidate event is matched to the truth
+event of the same type (fouls: same code) nearest in time, within 0.25 s;
+its latency is emitted_at - the truth's time (for rest: when the last ball
+truly stopped). Prints median / p95 / max per type, in seconds of media
+time, so on a live camera the same figures are seconds of wall time."""
+import csv
+import json
+import sys
+
+
+def pct(v, q):
+    v = sorted(v)
+    if not v:
+        return float('nan')
+    k = min(len(v) - 1, max(0, int(round(q * (len(v) - 1)))))
+    return v[k]
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    sub, clips = sys.argv[1], sys.argv[2:]
+    lat = {}
+    for c in clips:
+        truth = {}
+        for line in open(c + '/truth.jsonl'):
+            e = json.loads(line)
+            key = e['type'] + (':' + e['code'] if e['type'] == 'foul' else '')
+            if 't' in e and e['t'] is not None:
+                truth.setdefault(key, []).append(e['t'])
+        for r in csv.DictReader(open(c + '/' + sub + '/emitted.csv')):
+            key = r['type'] + (':' + r['code'] if r['type'] == 'foul' else '')
+            t = float(r['t'])
+            cands = truth.get(key, [])
+            if not cands:
+                continue
+            best = min(cands, key=lambda x: abs(x - t))
+            if abs(best - t) > 0.25:
+                continue
+            lat.setdefault(key, []).append(float(r['emitted_at']) - best)
+    print('%-34s %6s %8s %8s %8s' % ('event', 'n', 'median', 'p95', 'max'))
+    for k in sorted(lat):
+        v = lat[k]
+        print('%-34s %6d %8.3f %8.3f %8.3f' % (k, len(v), pct(v, 0.5), pct(v, 0.95), max(v)))
+
+
+if __name__ == '__main__':
+    main()

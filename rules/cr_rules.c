@@ -1189,6 +1189,11 @@ int cr_judge_feed(cr_judge_t *j, const cr_event_t *ev, cr_event_t *out, int cap)
         if (ev->a == CR_BALL_CUE || ev->b == CR_BALL_CUE) {
             int ob = ev->a == CR_BALL_CUE ? ev->b : ev->a;
 
+            /* the cue ball's centre is within a radius of the contact point:
+             * a contact that far past the head string shows it crossed (6.11) */
+            if (isfinite(ev->x) && isfinite(ev->y))
+                saw_position(j, CR_BALL_CUE, ev->t, ev->x - j->p.table.ball_radius_mm, ev->y);
+
             if (ob < 0 || ob >= CR_NUM_BALLS) {
                 /* an unidentified ball: a contact, but not one 6.2 can judge */
                 if (!s->unknown_contact || ev->t < s->t_unknown) {

@@ -25,6 +25,9 @@
 #define COLC(t, shot, a, b, c)                                                                                 \
     "{\"type\":\"collision\",\"t\":" #t ",\"shot\":" #shot ",\"a\":" #a ",\"b\":" #b                       \
     ",\"x\":1000,\"y\":600,\"confidence\":" #c "}"
+/* a collision at its contact point */
+#define COLP(t, shot, a, b, x, y)                                                                              \
+    "{\"type\":\"collision\",\"t\":" #t ",\"shot\":" #shot ",\"a\":" #a ",\"b\":" #b ",\"x\":" #x ",\"y\":" #y "}"
 #define CUSH(t, shot, ball, rail, x, y)                                                                        \
     "{\"type\":\"cushion\",\"t\":" #t ",\"shot\":" #shot ",\"ball\":" #ball ",\"rail\":\"" rail "\",\"x\":" #x \
     ",\"y\":" #y "}"
@@ -235,9 +238,15 @@ static const scenario_t scenarios[] = {
      "bad_cue_ball_placement", 0, NULL, NOCHECK, NULL, NULL, 0},
     {"6.10 legal counterpart: break from behind the head string", "9ball", NULL, {BREAK9(1)},
      "", 1, "none", 0, -1, "Legal break", NULL, 0},
+    {"6.11 a cue ball that touches a ball well past the head string crossed it (even if it rolls back)", "9ball",
+     NULL,
+     {STROKE(1, 0, RACK9), COLP(1.3, 0, 0, -1, 1876, 640), CUSH(1.6, 0, 4, "foot", 2511, 500),
+      CUSH(1.7, 0, 5, "right", 2200, 1241), CUSH(1.8, 0, 6, "left", 2100, 29), CUSH(1.9, 0, 7, "foot", 2511, 900),
+      POCKET(2.0, 0, 2, "foot-left"), REST(5, 0, B(0, 400, 500))},
+     "", 1, "none", NOCHECK, NULL, NULL, 0},
     {"6.11 first ball behind the head string without crossing (14.1 after a scratch)", "14.1", NULL,
      {BREAK141, STROKE(6, 1, TABLE141), COL(6.5, 1, 0, 3), POCKET(7, 1, 0, "foot-right"), REST(9, 1, TABLE141),
-      STROKE(11, 2, B(0, 400, 600) B(1, 300, 300) B(3, 1700, 900)), COL(11.5, 2, 0, 1),
+      STROKE(11, 2, B(0, 400, 600) B(1, 300, 300) B(3, 1700, 900)), COLP(11.5, 2, 0, 1, 312, 318),
       CUSH(11.8, 2, 1, "left", 250, 29), REST(14, 2, B(0, 350, 500))},
      "bad_play_from_behind_head_string", 2, NULL, NOCHECK, "without first crossing", "bad_play_from_behind_head_string",
      11},

@@ -733,13 +733,10 @@ static bool cr_shot_required(cr_event_type_t type)
 {
     switch (type) {
     case CR_EV_STROKE:
-    case CR_EV_COLLISION:
-    case CR_EV_CUSHION:
-    case CR_EV_POCKET:
-    case CR_EV_OFF_TABLE:
     case CR_EV_REST:
         return true;
-    default: /* a foul between shots (6.6, 6.15) has none: null */
+    default: /* between shots there is none: null (a foul 6.6 or 6.15; a ball that
+              * settles into a pocket, 1.7; balls knocked together by a hand) */
         return false;
     }
 }
@@ -1218,7 +1215,8 @@ static int cr_build(const cr_event_t *ev, json_t **out, char *err, size_t err_le
             cr_put_int(&b, o, "shot", ev->shot, 0, INT_MAX);
         else if (cr_shot_required(type) || ev->shot != -1)
             cr_bad(&b, "\"shot\" is out of range: %d", ev->shot);
-        else if (type == CR_EV_DISTURBED || type == CR_EV_RULING || type == CR_EV_INPUT || type == CR_EV_FOUL)
+        else if (type == CR_EV_DISTURBED || type == CR_EV_RULING || type == CR_EV_INPUT || type == CR_EV_FOUL ||
+                 type == CR_EV_COLLISION || type == CR_EV_CUSHION || type == CR_EV_POCKET || type == CR_EV_OFF_TABLE)
             cr_put(&b, o, "shot", json_null()); /* in the type's SPEC §3 row: null */
     }
 

@@ -26,6 +26,8 @@
 /* Helpers                                                                 */
 
 /* Parses a line that is not the stream's first. */
+static void check_round_trip(const cr_event_t *ev);
+
 static int parse(const char *line, cr_event_t *ev, char *err)
 {
     return cr_jsonl_parse_line(line, strlen(line), 0, ev, err, ERR_LEN);
@@ -453,6 +455,13 @@ static void test_parse_vision_extensions(void)
     CU_ASSERT_STRING_EQUAL(ev.code, "camera_moved");
     CU_ASSERT_STRING_EQUAL(ev.detail, "The table edges moved by 6 px.");
     CU_ASSERT_NOT_EQUAL(parse("{\"type\":\"warning\",\"t\":1,\"detail\":\"no code\"}", &ev, err), 0);
+    /* a ball that settles into a pocket between shots (1.7): a null shot */
+    CU_ASSERT_EQUAL_FATAL(parse("{\"type\":\"pocket\",\"t\":3,\"shot\":null,\"ball\":5,\"pocket\":\"side-left\"}",
+                                &ev, NULL),
+                          CR_OK);
+    CU_ASSERT_EQUAL(ev.shot, -1);
+    CU_ASSERT_EQUAL(ev.ball, 5);
+    check_round_trip(&ev);
     /* a foul between shots carries a null shot */
     CU_ASSERT_EQUAL_FATAL(parse("{\"type\":\"foul\",\"t\":3,\"shot\":null,\"code\":\"touched_ball\","
                                 "\"rule\":\"6.6\",\"detail\":\"x\"}",
@@ -1017,7 +1026,7 @@ static void test_format_limits(void)
     CU_ASSERT_EQUAL(cr_jsonl_format_msg(&bad, line, sizeof(line), err, sizeof(err)), CR_ERR_INVALID);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "\"rail\""));
     bad = ev;
-    bad.shot = -1;
+    bad.shot = -2; /* -1 is a cushion between shots: null */
     CU_ASSERT_EQUAL(cr_jsonl_format(&bad, line, sizeof(line)), CR_ERR_INVALID);
     bad = ev;
     bad.y = INFINITY;

@@ -3,7 +3,8 @@
  * synthetic detections made from simulator truth.
  *
  *   track_bench [--shots N] [--seed S] [--game G] [--fps F] [--delay D]
- *               [--noise-seed S] [--colour-bias B] [--all-ids] [--csv POSITIONS.csv]
+ *               [--noise-seed S] [--colour-bias B] [--view-share V] [--all-ids]
+ *               [--csv POSITIONS.csv]
  *
  * Without --csv it plays N shots of simulated play in-process (the same
  * play as `cueref sim --random N --seed S --game G --fps F --no-video`);
@@ -199,7 +200,7 @@ static double vrms(const vec_t *v)
 int main(int argc, char **argv)
 {
     int shots = 20, delay = -1, all_ids = 0;
-    double cbias = -1;
+    double cbias = -1, vshare = -1;
     unsigned long long seed = 21, nseed = 7;
     const char *game = "9ball", *csv = NULL;
     double fps = 60;
@@ -229,6 +230,8 @@ int main(int argc, char **argv)
             delay = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--colour-bias") && i + 1 < argc)
             cbias = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--view-share") && i + 1 < argc)
+            vshare = atof(argv[++i]);
         else if (!strcmp(argv[i], "--lead-in") && i + 1 < argc)
             g_lead_in = atof(argv[++i]);
         else if (!strcmp(argv[i], "--phantom") && i + 1 < argc)
@@ -239,7 +242,7 @@ int main(int argc, char **argv)
             csv = argv[++i];
         else {
             fprintf(stderr, "usage: track_bench [--shots N] [--seed S] [--game G] [--fps F] [--delay D] "
-                            "[--noise-seed S] [--colour-bias B] [--all-ids] [--csv POSITIONS.csv]\n");
+                            "[--noise-seed S] [--colour-bias B] [--view-share V] [--all-ids] [--csv POSITIONS.csv]\n");
             return 2;
         }
     }
@@ -254,6 +257,8 @@ int main(int argc, char **argv)
     sp.fps = T.fps;
     if (cbias >= 0)
         sp.colour_bias = cbias;
+    if (vshare >= 0)
+        sp.colour_view_share = vshare;
     if (g_phantom >= 0)
         sp.phantom_p = g_phantom;
     cr_track_params_defaults(&tp);

@@ -24,12 +24,14 @@ typedef enum { SLOT_FREE = 0, SLOT_TENT, SLOT_LIVE, SLOT_DEAD } slot_state_t;
 /* Identity evidence of a track. */
 typedef struct {
     double lc[NCOL]; /* weighted sums of colour log-likelihoods */
+    double ls[NCOL]; /* the same for a stripe of colour c (some of its views show mostly white) */
     double wc;       /* their total weight */
     double n_stripe; /* frames showing the stripe */
     double n_solid;  /* frames looking solid */
     double q_solid;  /* independent-ish views looking solid, committed */
     double q_seg;    /* the view of the present straight roll (0..1) */
     double n_white;  /* frames looking like the cue ball */
+    double q_white;  /* independent views looking like the cue ball (all white) */
 } ev_t;
 
 typedef struct {
@@ -47,6 +49,9 @@ typedef struct {
     bool moving_at_loss;
     bool seen_prev;        /* seen in the frame before its last sighting too */
     ev_t ev;               /* identity evidence */
+    ev_t vw;               /* per-frame evidence of the present view (raw, unweighted sums) */
+    double vw_x, vw_y;     /* where the present view began */
+    int vw_n;              /* its frames (0: none yet) */
     ev_t snap;             /* the evidence just before its last abrupt change of motion */
     uint64_t snap_frame;   /* that frame */
     double snap_x, snap_y; /* and where it was */
@@ -54,6 +59,7 @@ typedef struct {
     int id;                /* from the last assignment, -1 none */
     double margin;         /* nats */
     bool in_assign;
+    bool retired;          /* left the id assignment (everything of it published) */
 } trk_t;
 
 typedef struct {
@@ -92,6 +98,8 @@ struct cr_tracker {
     int hp[HUNG_MAX + 1], hway[HUNG_MAX + 1], hres[HUNG_MAX + 1];
     char hused[HUNG_MAX + 1];
     int rows[TRK_SLOTS];
+    uint32_t gone_ids;          /* ids of balls surely pocketed (bit per id) */
+    int gone_number[TRK_IDS];   /* the track number each of them had */
     obs_t *obs; /* TRK_SLOTS * window */
     int *nobs;  /* TRK_SLOTS */
     int obs_cap;
@@ -127,6 +135,7 @@ void cr_track_params_defaults(cr_track_params_t *p)
     p->swap_window = 20;
     p->swap_min = 1.0;
     p->min_sigma_mm = 0.3;
+    p->view_frames = 10.0;
 }
 
 static double cpu_now(void)
@@ -246,13 +255,33 @@ static look_t look_of(const cr_tracker_t *tr, const cr_detection_t *d)
  * q_solid counts independent views (the first, then one per straight roll
  * of 8R or more: rolling about one axis can hide the stripe all along),
  * each worth ~1.4 nats at first, 5 nats at most. */
-static double stripe_llr_ev(const ev_t *e)
+static double stripe_seen_ev(const ev_t *e)
 {
     /* a solid shows a stray stripe-like frame now and then (a number spot
      * at the rim, a reflection, a misread): 3 % of its frames are discounted */
     double r = fmax(0.0, e->n_stripe - 0.03 * (e->n_stripe + e->n_solid) - 0.5) / 3.0;
 
-    return 12.0 * (1.0 - exp(-r * r)) - 5.0 * (1.0 - exp(-(e->q_solid + e->q_seg) / 3.0));
+    return 12.0 * (1.0 - exp(-r * r));
+}
+
+static double solid_seen_ev(const ev_t *e)
+{
+    return 5.0 * (1.0 - exp(-(e->q_solid + e->q_seg) / 3.0));
+}
+
+/* log P(looks | cue ball) / P(looks | stripe) of the views that looked all
+ * white: a stripe does so only seen from near a pole (about one view in
+ * six), and rolling by a radius turns the pole away (a ball cannot roll
+ * about a vertical axis): so the first view, then one per radius rolled
+ * while all white, each worth ~1.8 nats at first, 10 nats at most. */
+static double white_seen_ev(const ev_t *e)
+{
+    return 10.0 * (1.0 - exp(-e->q_white / 5.0));
+}
+
+static double stripe_llr_ev(const ev_t *e)
+{
+    return stripe_seen_ev(e) - solid_seen_ev(e);
 }
 
 static double stripe_llr(const trk_t *k)
@@ -273,9 +302,11 @@ static double colour_ll_ev(const ev_t *e, int c, double cap)
     return e->wc > 0 ? e->lc[c] / e->wc * fmin(e->wc, cap) : 0.0;
 }
 
-static double colour_ll(const trk_t *k, int c, double cap)
+/* The same for a stripe of colour c: its frames are a mixture of its colour
+ * and, seen near a pole, white. */
+static double stripe_colour_ll_ev(const ev_t *e, int c, double cap)
 {
-    return colour_ll_ev(&k->ev, c, cap);
+    return e->wc > 0 ? e->ls[c] / e->wc * fmin(e->wc, cap) : 0.0;
 }
 
 /* Colour posterior of some evidence (softmax of its colour log-likelihoods). */
@@ -375,7 +406,7 @@ int cr_tracker_create(const cr_table_t *t, const cr_track_params_t *p, cr_tracke
         !(p->id_margin >= 0) || !(p->colour_weight > 0) || !(p->stripe_min_white > 0) ||
         !(p->cue_min_white > p->stripe_min_white) || !(p->gone_keep_s >= 0) || !(p->rest_window_s >= 0) ||
         !(p->lost_moving_s > 0) || !(p->colour_cap > 0) || !(p->appearance_weight >= 0) || p->swap_window < 1 ||
-        !(p->swap_min > 0) || !(p->min_sigma_mm > 0) || (p->id_set & 0xFFFFu) == 0)
+        !(p->swap_min > 0) || !(p->min_sigma_mm > 0) || !(p->view_frames >= 1) || (p->id_set & 0xFFFFu) == 0)
         return CR_ERR_INVALID;
     tr = calloc(1, sizeof(*tr));
     if (!tr)
@@ -641,30 +672,86 @@ static int count_live(const cr_tracker_t *tr)
     return n;
 }
 
-static void add_evidence(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, double moved)
+/* Frames of one view (the ball has not rolled by a radius since) repeat
+ * the same face under the same light: more of them average the sensor noise
+ * but are not more proof. A view counts at most params.view_frames frames of
+ * colour evidence and VIEW_LOOK_FRAMES frames of pattern evidence (its mean
+ * per frame times that): a stripe showing its band at rest for a minute is
+ * one sighting, not 1800. */
+#define VIEW_LOOK_FRAMES 3.0
+/* Share of a stripe's frames that show mostly white (seen near a pole),
+ * for its colour likelihood. */
+#define STRIPE_WHITE_SHARE 0.3
+
+/* Adds (sign +1) or removes (-1) the weighted contribution of the present
+ * view to the track's evidence. */
+static void view_apply(trk_t *k, double sign, double view_frames)
 {
-    double w = tr->p.colour_weight * (d->blur_dx != 0 || d->blur_dy != 0 ? 0.5 : 1.0);
+    double f;
+
+    if (k->vw_n <= 0)
+        return;
+    f = sign * fmin(1.0, view_frames / k->vw_n);
+    for (int c = 0; c < NCOL; c++) {
+        k->ev.lc[c] += f * k->vw.lc[c];
+        k->ev.ls[c] += f * k->vw.ls[c];
+    }
+    k->ev.wc += f * k->vw.wc;
+    f = sign * fmin(1.0, VIEW_LOOK_FRAMES / k->vw_n);
+    k->ev.n_stripe += f * k->vw.n_stripe;
+    k->ev.n_solid += f * k->vw.n_solid;
+    k->ev.n_white += f * k->vw.n_white;
+}
+
+/* moved: mm since the track's last detection; step: mm per frame interval
+ * (its speed times the time since the previous frame), which bounds the
+ * motion streak when the detector reports none: within one exposure a
+ * fast ball smears its number spot into a band that looks like a stripe. */
+static void add_evidence(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, double moved, double step)
+{
     double R = tr->table.ball_radius_mm;
-    bool blurred = d->blur_dx != 0 || d->blur_dy != 0;
+    double streak = fmax(2.0 * hypot(d->blur_dx, d->blur_dy), step);
+    bool blurred = d->blur_dx != 0 || d->blur_dy != 0 || streak > R;
+    double w = tr->p.colour_weight * (blurred ? 0.5 : 1.0);
     look_t look;
 
-    for (int c = 0; c < NCOL; c++)
-        k->ev.lc[c] += w * log(d->colour_p[c] + 0.01);
-    k->ev.wc += w;
-    if (blurred && hypot(d->blur_dx, d->blur_dy) > 0.5 * R)
-        return; /* a streak mixes the faces: no stripe evidence */
-    look = look_of(tr, d);
-    if (look == LOOK_NONE)
-        return;
-    if (look == LOOK_CUE)
-        k->ev.n_white += 1;
-    else if (look == LOOK_STRIPE)
-        k->ev.n_stripe += 1;
-    else if ((k->ev.n_solid += 1) <= 1)
-        k->ev.q_solid = 1.0; /* the first view: a stripe shows its band on top ~1 time in 4 */
-    else if (moved > 3.0 * d->sigma_mm)
-        k->ev.q_seg = fmin(1.0, k->ev.q_seg + moved / (8 * R)); /* only rolling shows new faces, and a
-                                                                 * straight roll about one axis only one more */
+    /* a new view once the ball has rolled by a radius (about a radian): the
+     * last one's contribution stays; else this frame joins the present one,
+     * whose contribution is taken out and put back with it */
+    if (k->vw_n == 0 || hypot(d->x - k->vw_x, d->y - k->vw_y) >= R) {
+        memset(&k->vw, 0, sizeof(k->vw));
+        k->vw_n = 0;
+        k->vw_x = d->x;
+        k->vw_y = d->y;
+    } else {
+        view_apply(k, -1.0, tr->p.view_frames);
+    }
+    k->vw_n++;
+    for (int c = 0; c < NCOL; c++) {
+        k->vw.lc[c] += w * log(d->colour_p[c] + 0.01);
+        k->vw.ls[c] += w * log(d->colour_p[c] + STRIPE_WHITE_SHARE * d->colour_p[CR_COLOUR_WHITE] + 0.01);
+    }
+    k->vw.wc += w;
+    if (!(streak > R)) { /* a streak mixes the faces */
+        look = look_of(tr, d);
+        if (look == LOOK_CUE) {
+            k->vw.n_white += 1;
+            if (k->ev.q_white < 1.0)
+                k->ev.q_white = 1.0;
+            else if (moved > 3.0 * d->sigma_mm)
+                k->ev.q_white += fmin(1.0, moved / R);
+        } else if (look == LOOK_STRIPE) {
+            k->vw.n_stripe += 1;
+        } else if (look == LOOK_SOLID) {
+            k->vw.n_solid += 1;
+            if (k->ev.n_solid + k->vw.n_solid <= 1)
+                k->ev.q_solid = 1.0; /* the first view: a stripe shows its band on top ~1 time in 4 */
+            else if (moved > 3.0 * d->sigma_mm)
+                k->ev.q_seg = fmin(1.0, k->ev.q_seg + moved / (8 * R)); /* only rolling shows new faces, and a
+                                                                         * straight roll about one axis only one more */
+        }
+    }
+    view_apply(k, 1.0, tr->p.view_frames);
 }
 
 static void track_start(cr_tracker_t *tr, int s, const cr_detection_t *d, double t)
@@ -686,7 +773,7 @@ static void track_start(cr_tracker_t *tr, int s, const cr_detection_t *d, double
     k->sig_z = d->sigma_mm;
     k->sig_v = tr->p.max_speed_mm_s * 0.5;
     k->id = -1;
-    add_evidence(tr, k, d, 0);
+    add_evidence(tr, k, d, 0, 0);
 }
 
 static void track_update(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, double t)
@@ -740,7 +827,8 @@ static void track_update(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, do
     k->hits++;
     k->miss_run = 0;
     k->last_seen = tr->pushed;
-    add_evidence(tr, k, d, moved);
+    add_evidence(tr, k, d, moved,
+                 dts > 0 && tr->pushed > 0 && t > tr->t_last ? moved / dts * (t - tr->t_last) : 0.0);
     if (k->state == SLOT_TENT && k->hits >= tr->p.confirm_hits) {
         k->state = SLOT_LIVE;
         k->number = tr->next_number++;
@@ -814,13 +902,20 @@ static void merge_into(cr_tracker_t *tr, int h, int n)
         if (has_h >= 0)
             fr->e[has_h] = fr->e[--fr->n];
     }
-    for (int c = 0; c < NCOL; c++)
+    for (int c = 0; c < NCOL; c++) {
         H->ev.lc[c] += N->ev.lc[c];
+        H->ev.ls[c] += N->ev.ls[c];
+    }
     H->ev.wc += N->ev.wc;
+    H->vw = N->vw; /* its contribution came with N's evidence */
+    H->vw_n = N->vw_n;
+    H->vw_x = N->vw_x;
+    H->vw_y = N->vw_y;
     H->ev.n_stripe += N->ev.n_stripe;
     H->ev.q_solid += N->ev.q_solid + H->ev.q_seg;
     H->ev.q_seg = N->ev.q_seg;
     H->ev.n_white += N->ev.n_white;
+    H->ev.q_white += N->ev.q_white;
     H->ev.n_solid += N->ev.n_solid;
     H->snap_on = false;
     H->status = N->status;
@@ -900,26 +995,32 @@ static void resolve_overlaps(cr_tracker_t *tr, double t_s)
 /* Evidence gathered between b (earlier) and a (later). */
 static void ev_sub(const ev_t *a, const ev_t *b, ev_t *out)
 {
-    for (int c = 0; c < NCOL; c++)
+    for (int c = 0; c < NCOL; c++) {
         out->lc[c] = a->lc[c] - b->lc[c];
+        out->ls[c] = a->ls[c] - b->ls[c];
+    }
     out->wc = a->wc - b->wc;
     out->n_stripe = a->n_stripe - b->n_stripe;
     out->n_solid = a->n_solid - b->n_solid;
     out->q_solid = a->q_solid - b->q_solid;
     out->q_seg = a->q_seg - b->q_seg;
     out->n_white = a->n_white - b->n_white;
+    out->q_white = a->q_white - b->q_white;
 }
 
 static void ev_add(const ev_t *a, const ev_t *b, ev_t *out)
 {
-    for (int c = 0; c < NCOL; c++)
+    for (int c = 0; c < NCOL; c++) {
         out->lc[c] = a->lc[c] + b->lc[c];
+        out->ls[c] = a->ls[c] + b->ls[c];
+    }
     out->wc = a->wc + b->wc;
     out->n_stripe = a->n_stripe + b->n_stripe;
     out->n_solid = a->n_solid + b->n_solid;
     out->q_solid = a->q_solid + b->q_solid;
     out->q_seg = a->q_seg + b->q_seg;
     out->n_white = a->n_white + b->n_white;
+    out->q_white = a->q_white + b->q_white;
 }
 
 /* Log-likelihood (nats) of the evidence of a stretch of track, seg, for a
@@ -1011,6 +1112,7 @@ static void split_tail(cr_tracker_t *tr, int a)
     N->hits = (int)(tr->pushed - f);
     prev = frame_at(tr, f - 1);
     A->ev = A->snap;
+    A->vw_n = 0; /* its view went with the tail */
     A->snap_on = false;
     A->status = CR_BALL_HIDDEN;
     A->moving_at_loss = false;
@@ -1201,16 +1303,20 @@ static double evidence_agreement(const trk_t *a, const trk_t *b, double cap)
 
 /* --------------------------------------------------------------- identity */
 
+/* Log-likelihood of a track's evidence for ball id: its colour (a stripe's
+ * frames mix its colour with white), and its pattern, three ways: a stripe
+ * seen speaks against a solid and the cue ball, looking solid (a coloured
+ * ball with no white band) against a stripe and the cue ball, looking all
+ * white against a solid and a stripe. */
 static double id_loglik(const trk_t *k, int id, double cap)
 {
-    double s = stripe_llr(k);
-    double l = colour_ll(k, id_colour[id], cap);
+    double sp = stripe_seen_ev(&k->ev), so = solid_seen_ev(&k->ev), wh = white_seen_ev(&k->ev);
 
-    if (id >= 1 && id <= 8)
-        l -= 0.5 * s;
-    else if (id >= 9)
-        l += 0.5 * s;
-    return l;
+    if (id == 0)
+        return colour_ll_ev(&k->ev, CR_COLOUR_WHITE, cap) - sp - so;
+    if (id <= 8)
+        return colour_ll_ev(&k->ev, id_colour[id], cap) - sp - wh;
+    return stripe_colour_ll_ev(&k->ev, id_colour[id], cap) - so - wh;
 }
 
 /* The id a track's own evidence points to, and by how many nats it beats
@@ -1262,7 +1368,7 @@ static void stitch(cr_tracker_t *tr)
             trk_t *H = &tr->trk[h];
             double sc, hm;
 
-            if (h == n || H->number < 0 || H->last_seen >= N->born)
+            if (h == n || H->number < 0 || H->last_seen > N->born)
                 continue;
             if (!(H->state == SLOT_LIVE && H->status == CR_BALL_HIDDEN) &&
                 !(H->status == CR_BALL_GONE && (H->state == SLOT_LIVE || H->state == SLOT_DEAD)))
@@ -1301,7 +1407,12 @@ static void assign_ids(cr_tracker_t *tr)
 {
     int nr = 0, m, res[TRK_LIVE], res2[TRK_LIVE];
     double *a = tr->cost, base = 0;
-    const double unknown = 6.0;
+    /* "none of these ids": a track not seen now may be a stale copy of a
+     * ball that moved away unseen (another track has it now) or a phantom;
+     * a ball seen now is on the table and one of the set (phantoms rarely
+     * last), so giving up its id must cost more */
+    const double unknown_hidden = 6.0, unknown_seen = 20.0;
+    int n_seen = 0, n_set = 0;
 
     for (int s = 0; s < TRK_SLOTS; s++) {
         trk_t *k = &tr->trk[s];
@@ -1309,13 +1420,33 @@ static void assign_ids(cr_tracker_t *tr)
         k->in_assign = false;
         if (k->number < 0 || k->state == SLOT_FREE || k->state == SLOT_TENT)
             continue;
-        if (k->state == SLOT_DEAD && k->last_ref < tr->next_pop)
-            continue; /* everything of it is published: its id is final */
+        if (k->state == SLOT_DEAD && k->last_ref < tr->next_pop) {
+            /* everything of it is published: its id is final; a ball surely
+             * known that went into a pocket stays out of play */
+            if (!k->retired && k->status == CR_BALL_GONE && k->id >= 0 && k->margin >= tr->p.id_margin) {
+                tr->gone_ids |= 1u << k->id;
+                tr->gone_number[k->id] = k->number;
+            }
+            k->retired = true;
+            continue;
+        }
         if (nr >= TRK_LIVE)
             break;
         tr->rows[nr++] = s;
         k->in_assign = true;
+        n_seen += k->state == SLOT_LIVE && k->status == CR_BALL_SEEN;
+        for (int g = 0; g < TRK_IDS; g++)
+            if ((tr->gone_ids & (1u << g)) && tr->gone_number[g] == k->number)
+                tr->gone_ids &= ~(1u << g); /* it came back (a jaw shadow, a re-spot) */
     }
+    /* more balls seen than can be on the table with those pocketed: they
+     * were racked or spotted again */
+    for (int id = 0; id < TRK_IDS; id++)
+        n_set += (tr->p.id_set >> id) & 1u;
+    for (int id = 0; id < TRK_IDS; id++)
+        n_seen += (tr->gone_ids >> id) & 1u;
+    if (n_seen > n_set)
+        tr->gone_ids = 0;
     if (nr == 0)
         return;
     m = TRK_IDS + nr;
@@ -1326,10 +1457,17 @@ static void assign_ids(cr_tracker_t *tr)
         for (int id = 0; id < TRK_IDS; id++)
             if (tr->p.id_set & (1u << id))
                 mx = fmax(mx, id_loglik(k, id, tr->p.colour_cap));
-        for (int id = 0; id < TRK_IDS; id++)
+        for (int id = 0; id < TRK_IDS; id++) {
             a[i * m + id] = (tr->p.id_set & (1u << id)) ? mx - id_loglik(k, id, tr->p.colour_cap) : BIG;
+            /* a pocketed ball's id: taking it means that ball came back
+             * (racked or spotted), as unlikely as a hidden track being stale */
+            if (tr->gone_ids & (1u << id))
+                a[i * m + id] += unknown_hidden;
+        }
         for (int j = 0; j < nr; j++)
-            a[i * m + TRK_IDS + j] = j == i ? unknown : BIG;
+            a[i * m + TRK_IDS + j] = j != i                      ? BIG
+                                     : k->status == CR_BALL_SEEN ? unknown_seen
+                                                                 : unknown_hidden;
     }
     hungarian(tr, a, nr, m, res);
     for (int i = 0; i < nr; i++)
@@ -1429,6 +1567,7 @@ int cr_tracker_push(cr_tracker_t *tr, double t_s, uint64_t frame, const cr_detec
                         /* an abrupt change: remember the evidence so far, in
                          * case this was a swap with a neighbour */
                         k->snap = k->ev;
+                        k->vw_n = 0; /* and a new view begins */
                         k->snap_frame = tr->pushed;
                         k->snap_x = k->x;
                         k->snap_y = k->y;

@@ -48,24 +48,44 @@
  *    continuations are exchanged; a track whose continuation contradicts
  *    its looks before by swap_min + 1 nats with no partner is split there.
  *  - stitching: a new confirmed track continues a hidden one (ball in hand,
- *    a ball moved under an arm, a ball lost in a break) when both tracks'
- *    own evidence names the same id surely, or (while the new track is not
+ *    a ball moved under an arm, a ball lost in a break; the new track may
+ *    start in the frame the hidden one was last seen in, as a struck cue
+ *    ball does) when both tracks' own evidence names the same id surely, or (while the new track is not
  *    published yet) when its looks clearly agree best with that hidden
  *    track: same track number, same identity; the hidden frames in between
  *    keep the last known position. When the new track was already
  *    published, the hidden one ends instead and the id moves on.
  *  - identity: each track accumulates colour log-likelihoods (tempered by
- *    colour_weight, and capped at colour_cap frames: a bias of the light is
- *    systematic) and stripe evidence (white share between stripe_min_white
- *    and cue_min_white in a few frames is near-proof of a stripe; looking
- *    solid counts slowly: the first view, then one more per straight roll,
- *    since rolling about one axis can keep the band on top). One global
- *    assignment of tracks to the ids of id_set (each id at most once) is
- *    solved every frame; a track's id is output only when forcing it to any
- *    other id costs at least id_margin nats (a max-marginal), else -1. So a
- *    yellow ball that never showed white is -1 (the 1, or the 9 with its
- *    band on top) unless the 9 is known elsewhere. The id at output time is
- *    applied along the whole delayed track.
+ *    colour_weight, and capped at colour_cap: a bias of the light is
+ *    systematic) and pattern evidence, by VIEWS: a ball that has not rolled
+ *    by a radius shows the same face under the same light, so one view
+ *    counts at most view_frames frames of colour and 3 frames of pattern
+ *    (its mean per frame times that; a resting ball's minute is one view,
+ *    not 1800 proofs). Three patterns, each against the other two: the
+ *    stripe seen (white share between stripe_min_white and cue_min_white,
+ *    or the detector's id_p on the stripes) speaks against a solid and the
+ *    cue ball; looking solid counts slowly (the first view, then one more
+ *    per straight roll, since rolling about one axis can keep the band on
+ *    top) against a stripe and the cue ball; looking all white (the first
+ *    view, then one per radius rolled: a stripe shows its pole only from a
+ *    few orientations and cannot roll with it on top) against a solid and a
+ *    stripe. A stripe's colour likelihood mixes its colour with white (its
+ *    pole views). A fast ball's frames (streak longer than R, from the
+ *    detector's blur or the track's own speed) give no pattern evidence: the
+ *    exposure smears a number spot into a band.
+ *    One global assignment of tracks to the ids of id_set (each id at most
+ *    once) is solved every frame; a track's id is output only when forcing
+ *    it to any other id costs at least id_margin nats (a max-marginal), else
+ *    -1. Exclusion is part of it: an id held by a surely identified track
+ *    costs the other tracks that much; giving a track no id costs 6 nats
+ *    when it is hidden (it may be a stale copy of a ball that moved unseen)
+ *    and 20 when it is seen now (a ball on the table is one of the set); a
+ *    ball that went into a pocket surely identified keeps its id out of
+ *    play (taking it costs 6 nats more) until more balls are seen than the
+ *    set minus the pocketed ones allows (a re-rack or re-spot). So a yellow
+ *    ball that never showed white is -1 (the 1, or the 9 with its band on
+ *    top) unless the other is known elsewhere or pocketed. The id at output
+ *    time is applied along the whole delayed track.
  *  - smoothing (fixed lag, at output time): for each frame the tracker fits
  *    the track's detections in several windows that contain the frame
  *    (rest_window_s constant-position windows for balls at rest, short
@@ -122,6 +142,9 @@ typedef struct {
                                  trust the detector's sigma, which must not claim too much */
     double lost_moving_s;     /* a ball lost while rolling (not near a pocket) and not found
                                  again within this long ends its track (1.0) */
+    double view_frames;       /* most frames of colour evidence one view gives (10, >= 1): a
+                                 ball that has not rolled by a radius shows the same face under
+                                 the same light, so more frames of it are not more proof */
 } cr_track_params_t;
 
 void cr_track_params_defaults(cr_track_params_t *p);
@@ -182,6 +205,12 @@ typedef struct {
     double confuse;        /* logit of the confusable neighbour colour, relative (-1.0) */
     double colour_bias;    /* spread of a per-ball lasting shift toward that neighbour (0.4;
                               above ~1 the neighbour often wins for good) */
+    double colour_view_share; /* share of the colour noise's variance that belongs to the view
+                              (0, 0..1): it stays while the ball rests and changes once it has
+                              rolled by a radius, as the light on one face does; the rest is new
+                              in every frame (sensor noise). Rendered and real video of a resting
+                              ball repeat nearly the same reading (0.75 is closer to that); 0
+                              keeps every frame independent, as before */
     bool stroke_occlusion; /* hide balls under the cue and arm at strokes (true) */
     bool hand_occlusion;   /* hide a ball around a hand placement (true) */
 } cr_track_synth_params_t;

@@ -21,6 +21,9 @@ struct cr_track_synth {
     double theta[CR_NUM_BALLS]; /* stripe roll orientation */
     double omega[CR_NUM_BALLS]; /* how much rolling turns the band into view */
     double bias[CR_NUM_BALLS];  /* persistent lighting bias toward the confusable colour */
+    double vnoise[CR_NUM_BALLS][CR_COLOUR_COUNT]; /* colour noise of the present view */
+    double vx0[CR_NUM_BALLS], vy0[CR_NUM_BALLS];  /* where that view began */
+    bool vset[CR_NUM_BALLS];
     struct {
         int left;
         double x, y;
@@ -48,6 +51,7 @@ void cr_track_synth_params_defaults(cr_track_synth_params_t *p)
     p->colour_noise = 0.8;
     p->confuse = -1.0;
     p->colour_bias = 0.4;
+    p->colour_view_share = 0.0;
     p->stroke_occlusion = true;
     p->hand_occlusion = true;
 }
@@ -206,7 +210,7 @@ int cr_track_synth_create(const cr_table_t *t, const cr_track_synth_params_t *p,
         cr_track_synth_params_defaults(&d);
         p = &d;
     }
-    if (!(p->fps > 0))
+    if (!(p->fps > 0) || !(p->colour_view_share >= 0 && p->colour_view_share <= 1))
         return CR_ERR_INVALID;
     s = calloc(1, sizeof(*s));
     if (!s)
@@ -241,13 +245,16 @@ void cr_track_synth_destroy(cr_track_synth_t *s)
     free(s);
 }
 
-/* Colour probabilities of a ball of class c; blur flattens them. */
-static void syn_colour_p(cr_track_synth_t *s, int c, double bias, double blur, float *out)
+/* Colour probabilities of a ball of class c; blur flattens them. vnoise
+ * (may be NULL) is the noise of the present view, which the frame's own
+ * noise is added to. */
+static void syn_colour_p(cr_track_synth_t *s, int c, double bias, double blur, const double *vnoise, float *out)
 {
     double l[CR_COLOUR_COUNT], mx = -1e300, sum = 0, flat = 1.0 / (1.0 + blur);
+    double fsd = s->p.colour_noise * (vnoise ? sqrt(1.0 - s->p.colour_view_share) : 1.0);
 
     for (int j = 0; j < CR_COLOUR_COUNT; j++)
-        l[j] = s->p.colour_noise * syn_n(&s->rng);
+        l[j] = fsd * syn_n(&s->rng) + (vnoise ? vnoise[j] : 0.0);
     l[c] += 3.0;
     l[syn_confuse[c]] += 3.0 + s->p.confuse + bias;
     for (int j = 0; j < CR_COLOUR_COUNT; j++) {
@@ -336,7 +343,16 @@ int cr_track_synth_frame(cr_track_synth_t *s, int k, cr_detection_t *out, int ma
             d->r_px = 10;
             d->score = (float)(0.85 + 0.1 * syn_u(&s->rng));
             d->visible = 1.0f;
-            syn_colour_p(s, syn_colour[id], s->bias[id], blur / R, d->colour_p);
+            if (s->p.colour_view_share > 0 &&
+                (!s->vset[id] || hypot(b->x - s->vx0[id], b->y - s->vy0[id]) >= R)) {
+                /* a new view: the ball has rolled by a radius */
+                for (int j = 0; j < CR_COLOUR_COUNT; j++)
+                    s->vnoise[id][j] = s->p.colour_noise * sqrt(s->p.colour_view_share) * syn_n(&s->rng);
+                s->vx0[id] = b->x;
+                s->vy0[id] = b->y;
+                s->vset[id] = true;
+            }
+            syn_colour_p(s, syn_colour[id], s->bias[id], blur / R, s->vnoise[id], d->colour_p);
             if (id == 0)
                 wf = 0.95 + 0.03 * syn_n(&s->rng);
             else if (id <= 8)
@@ -382,7 +398,7 @@ int cr_track_synth_frame(cr_track_synth_t *s, int k, cr_detection_t *out, int ma
         d->r_px = 10;
         d->score = (float)(0.5 + 0.3 * syn_u(&s->rng));
         d->visible = 0.7f;
-        syn_colour_p(s, s->ph[i].colour, 0, 1.0, d->colour_p);
+        syn_colour_p(s, s->ph[i].colour, 0, 1.0, NULL, d->colour_p);
         d->white_frac = (float)syn_u(&s->rng);
         syn_id_p(d->colour_p, d->white_frac, d->id_p);
     }

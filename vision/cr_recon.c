@@ -134,7 +134,8 @@ struct cr_recon {
     int nbatch;
     int spare_track[NB];    /* slots >= NID: the track held, -1 free */
     int spare_id[NB];       /* ... and the id the tracker gives it now, -1 none */
-    double spare_since[NB]; /* ... since when (frame time) */
+    int spare_named[NB];    /* ... the last number it was given (-1 none) */
+    double spare_since[NB]; /* ... first given since it last named another number (frame time) */
     int ts_track[TRACK_MAP], ts_slot[TRACK_MAP]; /* the slot each recent track was put in */
     int n_ts;               /* entries used (a ring once full) */
     bool finishing;         /* cr_recon_finish: nothing is held any more */
@@ -773,7 +774,7 @@ int cr_recon_create(const cr_table_t *t, const cr_recon_params_t *p, cr_recon_t 
     rc->shot = -1;
     rc->dh_ball = -1;
     for (int k = 0; k < NB; k++) {
-        rc->spare_track[k] = rc->spare_id[k] = -1;
+        rc->spare_track[k] = rc->spare_id[k] = rc->spare_named[k] = -1;
         rc->spare_since[k] = 0.0;
     }
     *out = rc;
@@ -2508,7 +2509,7 @@ static void relabel_slot(cr_recon_t *rc, int s, int id)
         if (rc->ts_slot[i] == s)
             rc->ts_slot[i] = id;
     rc->spare_track[s] = -1;
-    rc->spare_id[s] = -1;
+    rc->spare_id[s] = rc->spare_named[s] = -1;
 }
 
 static void relabel_to_cue(cr_recon_t *rc, int s)
@@ -2609,13 +2610,15 @@ static void resolve_changes(cr_recon_t *rc)
     /* Only the cue ball is struck: with no identified cue ball on the table and
      * no shot open, an unidentified ball that starts from rest is the cue
      * ball (the tracker has not named it yet, e.g. a white ball it cannot yet
-     * tell from a stripe showing its white). */
+     * tell from a stripe showing its white), and so is one the tracker names
+     * the cue ball now but has not held long enough to be merged. */
     if (!rc->active && (!on_table_state(rc->b[CR_BALL_CUE].state) ||
                         (rc->n_frames > 0 && frm(rc, rc->n_frames - 1)->st[CR_BALL_CUE] != OB_SEEN)))
         for (k = 0; k < rc->nch; k++) {
             const change_t *c = &rc->ch[k];
 
-            if (c->kind == CH_ONSET && c->ball >= NID && rc->spare_id[c->ball] < 0) {
+            if (c->kind == CH_ONSET && c->ball >= NID &&
+                (rc->spare_id[c->ball] < 0 || rc->spare_id[c->ball] == CR_BALL_CUE)) {
                 const int s = c->ball;
 
                 relabel_to_cue(rc, s);
@@ -3152,9 +3155,10 @@ static int ball_slot(cr_recon_t *rc, const cr_ball_obs_t *o, double t)
             at = k;
     if (at >= 0 && rc->ts_slot[at] >= NID) {
         slot = rc->ts_slot[at]; /* an unidentified track keeps its spare slot for life */
-        if ((known ? o->id : -1) != rc->spare_id[slot]) {
-            /* the tracker's word now (it may take a number back) */
-            rc->spare_id[slot] = known ? o->id : -1;
+        /* the tracker's word now (it may take a number back for a while) */
+        rc->spare_id[slot] = known ? o->id : -1;
+        if (known && o->id != rc->spare_named[slot]) {
+            rc->spare_named[slot] = o->id;
             rc->spare_since[slot] = t;
         }
         return slot;

@@ -22,6 +22,19 @@
  * resting and moving balls, identity accuracy, phantoms and ms/frame (the
  * detector call alone, single thread, as thread CPU time; the stage split
  * is wall time).
+ *
+ * Per ball id (lines "id N"): resting recall, resting error median/p95/max,
+ * mean reported sigma_mm, and flips: of the pairs of consecutive scored
+ * frames in which the ball rests (the truth moved less than 0.05 mm) and is
+ * matched in both, those whose detected centre jumped by more than 3 mm.
+ * The cloth colour is measured in the first frame (median over the bed)
+ * and named; "close" marks the ids of nearly the cloth's colour (red 3/11
+ * and maroon 7/15 on red, green 6/14 on green, blue 2/10 on blue, orange
+ * 5/13 on tan), "colour dist" is the RGB distance between the ball's
+ * nominal colour and the measured cloth. A summary line gives
+ * the same figures for the close ids together and for the others.
+ * BENCH_ERRS=FILE appends one line per resting match, "cloth id error_mm
+ * sigma_mm flip", for pooling several clips.
  */
 #include <jansson.h>
 #include <math.h>
@@ -37,6 +50,32 @@ typedef struct {
     int frame, id, visible;
     double x, y;
 } bench_truth_t;
+
+/* Balls of nearly the cloth's colour: red 3/11 and maroon 7/15 on red
+ * cloth, green 6/14 on green, blue 2/10 on blue, orange 5/13 on tan. */
+static int bench_close(const char *cloth, int id)
+{
+    int c = id == 0 ? 0 : (id - 1) % 8 + 1;
+
+    if (!strcmp(cloth, "red"))
+        return c == 3 || c == 7;
+    if (!strcmp(cloth, "green"))
+        return c == 6;
+    if (!strcmp(cloth, "blue"))
+        return c == 2;
+    if (!strcmp(cloth, "tan"))
+        return c == 5;
+    return 0;
+}
+
+/* Per-id resting figures. */
+typedef struct {
+    long n_rest, n_hit, pairs, flips;
+    int n_err;
+    double *err, sum_sigma, max_jump;
+    double last_x, last_y, last_tx, last_ty; /* last scored frame's detection and truth */
+    int last_f;                              /* that frame, -1 when not matched at rest */
+} bench_id_t;
 
 /* CPU time of this thread, ms: what the detector costs one core, whatever
  * else the machine runs. */
@@ -64,6 +103,67 @@ static double bench_pct(double *v, int n, double q)
     qsort(v, (size_t)n, sizeof *v, bench_cmp);
     k = (int)ceil(q * n) - 1;
     return v[k < 0 ? 0 : (k >= n ? n - 1 : k)];
+}
+
+/* Nominal sRGB of the ball colours (a standard set; id 0 the cue ball, ids
+ * 1-8 solids, 9-15 stripes of colours 1-7). */
+static const double bench_ball_rgb[9][3] = {
+    {242, 240, 230}, {250, 192, 8}, {12, 48, 165}, {212, 22, 24}, {82, 34, 132},
+    {250, 104, 12},  {8, 118, 58},  {122, 20, 30}, {16, 16, 18},
+};
+
+static const double *bench_id_rgb(int id)
+{
+    return bench_ball_rgb[id == 0 ? 0 : (id - 1) % 8 + 1];
+}
+
+/* Median cloth colour of the bed in the first frame (RGB) and its name. */
+static const char *bench_cloth(const cr_camera_t *cam, const cr_table_t *t, const cr_yuv_image_t *img,
+                               double rgb[3])
+{
+    enum { N = 24 * 12 };
+    double ys[N], us[N], vs[N], yy, cb, cr, mx, mn, hue, sat;
+    int n = 0, i, j;
+
+    for (j = 0; j < 12; j++)
+        for (i = 0; i < 24; i++) {
+            double u, v;
+            int x, y;
+
+            if (!cr_camera_project(cam, t->length_mm * (i + 0.5) / 24, t->width_mm * (j + 0.5) / 12, 0.0, &u, &v))
+                continue;
+            x = (int)lrint(u), y = (int)lrint(v);
+            if (x < 0 || y < 0 || x >= img->width - 1 || y >= img->height - 1)
+                continue;
+            ys[n] = img->y[(size_t)y * img->stride_y + x];
+            us[n] = img->u[(size_t)(y / 2) * img->stride_u + x / 2];
+            vs[n] = img->v[(size_t)(y / 2) * img->stride_v + x / 2];
+            n++;
+        }
+    if (n == 0) {
+        rgb[0] = rgb[1] = rgb[2] = 0.0;
+        return "unknown";
+    }
+    yy = 1.164383 * (bench_pct(ys, n, 0.5) - 16.0);
+    cb = bench_pct(us, n, 0.5) - 128.0;
+    cr = bench_pct(vs, n, 0.5) - 128.0;
+    rgb[0] = yy + 1.596027 * cr;
+    rgb[1] = yy - 0.391762 * cb - 0.812968 * cr;
+    rgb[2] = yy + 2.017232 * cb;
+    mx = fmax(rgb[0], fmax(rgb[1], rgb[2]));
+    mn = fmin(rgb[0], fmin(rgb[1], rgb[2]));
+    sat = mx > 1.0 ? (mx - mn) / mx : 0.0;
+    if (sat < 0.15)
+        return "grey";
+    hue = atan2(sqrt(3.0) * (rgb[1] - rgb[2]), 2.0 * rgb[0] - rgb[1] - rgb[2]) * 180.0 / 3.14159265358979;
+    hue = hue < 0.0 ? hue + 360.0 : hue;
+    if (hue < 20.0 || hue >= 300.0)
+        return "red";
+    if (hue < 70.0)
+        return "tan";
+    if (hue < 170.0)
+        return "green";
+    return "blue";
 }
 
 static int bench_load_camera(const char *path, cr_camera_t *cam, cr_table_t *t)
@@ -155,7 +255,7 @@ int main(int argc, char **argv)
     cr_frame_source_t *src = NULL;
     cr_frame_t fr;
     bench_truth_t *truth;
-    int n_truth_frames = 0, max_frames, every, fps_n = 0, fps_d = 1, rc, skip_id;
+    int n_truth_frames = 0, max_frames, every, fps_n = 0, fps_d = 1, rc, skip_id, i;
     double shutter, fps, ms_total = 0.0, ms_max = 0.0, ms_coarse = 0.0, ms_hough = 0.0, ms_fit = 0.0;
     double *err_rest, *err_move;
     long n_rest = 0, n_rest_hit = 0, n_move = 0, n_move_hit = 0, n_fast = 0, n_fast_hit = 0;
@@ -167,6 +267,11 @@ int main(int argc, char **argv)
     static long confusion[16][16];
     long n_in_2sigma = 0, n_blur_truth = 0, n_blur_rep = 0;
     static double blur_ratio[1 << 20];
+    static bench_id_t per_id[16];
+    double cloth_rgb[3] = {0, 0, 0};
+    const char *cloth = "unknown";
+    FILE *errs_out = NULL;
+    int last_scored = -1, id;
 
     if (argc < 2) {
         fprintf(stderr, "usage: detect_bench DIR [max_frames [shutter [every [skip_id]]]]\n");
@@ -197,6 +302,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "detect_bench: out of memory\n");
         return 2;
     }
+    for (i = 0; i < 16; i++) {
+        per_id[i].err = malloc(sizeof(double) * (size_t)(n_truth_frames > 0 ? n_truth_frames : 1));
+        per_id[i].last_f = -1;
+        if (!per_id[i].err) {
+            fprintf(stderr, "detect_bench: out of memory\n");
+            return 2;
+        }
+    }
+    if (getenv("BENCH_ERRS") && !(errs_out = fopen(getenv("BENCH_ERRS"), "a"))) {
+        fprintf(stderr, "detect_bench: cannot write %s\n", getenv("BENCH_ERRS"));
+        return 2;
+    }
     rc = cr_detector_create(&cam, &tab, NULL, &det);
     if (rc != 0) {
         fprintf(stderr, "detect_bench: detector: %s\n", cr_status_str(rc));
@@ -214,7 +331,7 @@ int main(int argc, char **argv)
                               fr.strides[0], fr.strides[1], fr.strides[2]};
         cr_detection_t dets[CR_VISION_MAX_DETECTIONS];
         cr_detect_profile_t pf;
-        int nd = 0, f = (int)fr.index, id, i, used[CR_VISION_MAX_DETECTIONS] = {0};
+        int nd = 0, f = (int)fr.index, used[CR_VISION_MAX_DETECTIONS] = {0};
         double t0 = bench_now_ms(), dt;
 
         rc = cr_detector_run(det, &img, dets, CR_VISION_MAX_DETECTIONS, &nd);
@@ -224,6 +341,8 @@ int main(int argc, char **argv)
             return 2;
         }
         n_frames++;
+        if (n_frames == 1)
+            cloth = bench_cloth(&cam, &tab, &img, cloth_rgb);
         if (n_frames > 1) { /* the first frame learns the background */
             ms_total += dt;
             ms_max = dt > ms_max ? dt : ms_max;
@@ -238,6 +357,11 @@ int main(int argc, char **argv)
         if (f >= n_truth_frames || f % every)
             continue;
         n_scored++;
+        /* per-id continuity: only consecutive scored frames make pairs */
+        if (last_scored != f - every)
+            for (id = 0; id < 16; id++)
+                per_id[id].last_f = -1;
+        last_scored = f;
         for (id = 0; id < 16; id++) {
             const bench_truth_t *b = &truth[f * 16 + id];
             double speed = 0.0, blur, best = 1e9;
@@ -276,6 +400,13 @@ int main(int argc, char **argv)
                 if (!used[i] && e < best && e < tab.ball_radius_mm)
                     best = e, bi = i;
             }
+            if (cls == 0) {
+                per_id[id].n_rest++;
+                if (bi < 0)
+                    per_id[id].last_f = -1;
+            } else {
+                per_id[id].last_f = -1;
+            }
             if (cls == 0)
                 n_rest++;
             else if (cls == 1)
@@ -294,9 +425,30 @@ int main(int argc, char **argv)
                 printf("large error frame %d id %d class %d: %.2f mm at (%.1f, %.1f) blur %.1f %.1f\n", f, id, cls,
                        best, b->x, b->y, dets[bi].blur_dx, dets[bi].blur_dy);
             if (cls == 0) {
+                bench_id_t *pi = &per_id[id];
+                int flip = 0;
+
                 n_rest_hit++;
                 err_rest[n_err_rest++] = best;
                 match_rest++;
+                pi->n_hit++;
+                pi->err[pi->n_err++] = best;
+                pi->sum_sigma += dets[bi].sigma_mm;
+                if (pi->last_f == f - every && hypot(b->x - pi->last_tx, b->y - pi->last_ty) < 0.05) {
+                    double jump = hypot(dets[bi].x - pi->last_x, dets[bi].y - pi->last_y);
+
+                    pi->pairs++;
+                    flip = jump > 3.0;
+                    pi->flips += flip;
+                    pi->max_jump = fmax(pi->max_jump, jump);
+                    if (flip && getenv("BENCH_VERBOSE"))
+                        printf("flip frame %d id %d: jump %.2f mm, error %.2f mm\n", f, id, jump, best);
+                }
+                pi->last_f = f;
+                pi->last_x = dets[bi].x, pi->last_y = dets[bi].y;
+                pi->last_tx = b->x, pi->last_ty = b->y;
+                if (errs_out)
+                    fprintf(errs_out, "%s %d %.4f %.4f %d\n", cloth, id, best, dets[bi].sigma_mm, flip);
             } else if (cls == 1) {
                 n_move_hit++;
                 err_move[n_err_move++] = best;
@@ -405,6 +557,44 @@ int main(int argc, char **argv)
             printf("\n");
         }
     }
+    printf("cloth: %s (RGB %.0f %.0f %.0f)\n", cloth, cloth_rgb[0], cloth_rgb[1], cloth_rgb[2]);
+    {
+        /* close-colour ids vs the rest, pooled */
+        double *pool[2];
+        long pn[2] = {0, 0}, ph[2] = {0, 0}, pp[2] = {0, 0}, pf[2] = {0, 0};
+        int pe[2] = {0, 0}, g;
+
+        pool[0] = err_move; /* reused: moving errors already printed */
+        pool[1] = malloc(sizeof(double) * 16 * (size_t)(n_truth_frames > 0 ? n_truth_frames : 1));
+        for (id = 0; id < 16; id++) {
+            bench_id_t *pi = &per_id[id];
+            const double *c = bench_id_rgb(id);
+            double dist = sqrt((c[0] - cloth_rgb[0]) * (c[0] - cloth_rgb[0]) +
+                               (c[1] - cloth_rgb[1]) * (c[1] - cloth_rgb[1]) +
+                               (c[2] - cloth_rgb[2]) * (c[2] - cloth_rgb[2]));
+            int close = bench_close(cloth, id);
+
+            if (pi->n_rest == 0)
+                continue;
+            g = close;
+            pn[g] += pi->n_rest, ph[g] += pi->n_hit, pp[g] += pi->pairs, pf[g] += pi->flips;
+            if (pool[1])
+                for (i = 0; i < pi->n_err; i++)
+                    pool[g][pe[g]++] = pi->err[i];
+            printf("id %2d %-5s colour dist %3.0f: resting %6ld recall %7.3f%%  err median %.3f p95 %.3f max %.3f  "
+                   "sigma %.2f  flips %ld/%ld (max jump %.2f)\n",
+                   id, close ? "close" : "", dist, pi->n_rest, 100.0 * pi->n_hit / pi->n_rest,
+                   bench_pct(pi->err, pi->n_err, 0.5), bench_pct(pi->err, pi->n_err, 0.95),
+                   bench_pct(pi->err, pi->n_err, 1.0), pi->n_hit ? pi->sum_sigma / pi->n_hit : NAN, pi->flips,
+                   pi->pairs, pi->max_jump);
+        }
+        for (g = 1; g >= 0 && pool[1]; g--)
+            printf("%s: resting %ld recall %.3f%%  err median %.3f p95 %.3f max %.3f  flips %ld/%ld\n",
+                   g ? "close-colour ids" : "other ids", pn[g], pn[g] ? 100.0 * ph[g] / pn[g] : NAN,
+                   bench_pct(pool[g], pe[g], 0.5), bench_pct(pool[g], pe[g], 0.95), bench_pct(pool[g], pe[g], 1.0),
+                   pf[g], pp[g]);
+        free(pool[1]);
+    }
     printf("per frame: %.1f regions (%.1f searched again), %.1f Hough candidates fitted\n",
            n_frames > 1 ? sum_regions / (n_frames - 1) : NAN, n_frames > 1 ? sum_searched / (n_frames - 1) : NAN,
            n_frames > 1 ? sum_cands / (n_frames - 1) : NAN);
@@ -419,5 +609,9 @@ int main(int argc, char **argv)
     free(truth);
     free(err_rest);
     free(err_move);
+    for (i = 0; i < 16; i++)
+        free(per_id[i].err);
+    if (errs_out)
+        fclose(errs_out);
     return 0;
 }

@@ -15,7 +15,8 @@
  * burgundy, green 6 on green, blue 2 on blue) shows no colour edge; only its
  * shading outlines it, and its cast shadow can pull the fit by up to a few
  * pixels. Those balls must be found, within 4 px; the others within the
- * tighter bounds.
+ * tighter bounds. At rest in frames that differ only by noise (1280x720),
+ * such a ball must also keep still: no jump over 3 mm between frames.
  */
 #include <math.h>
 #include <stdio.h>
@@ -399,6 +400,143 @@ static void test_motion_blur(void)
     td_close(&c);
 }
 
+/* Adds zero-mean noise of about sigma levels (sum of four uniforms) to a
+ * plane; x is the generator's state. */
+static void td_noise(uint8_t *p, size_t n, double sigma, uint64_t *x)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        double e = 0.0, v;
+        int k;
+
+        for (k = 0; k < 4; k++) {
+            *x = *x * 6364136223846793005ull + 1442695040888963407ull;
+            e += (double)(*x >> 11) / 9007199254740992.0 - 0.5;
+        }
+        v = p[i] + e * sigma * 1.732;
+        p[i] = (uint8_t)(v < 0.0 ? 0.0 : (v > 255.0 ? 255.0 : v + 0.5));
+    }
+}
+
+/* A ball of nearly the cloth's colour (maroon 7 on red cloth, green 6 on
+ * green), resting away from the lamps' line so that its shadow lies beside
+ * it on one side, in a run of frames that differ only by sensor noise (as
+ * a resting ball's do). Its outline is faint and on the shadow's side
+ * ambiguous, so a fit may settle a few pixels toward the shadow: each
+ * frame's fit on its own (every region examined in every frame) must find
+ * it in every frame within 0.4 R; with the default change detection it must
+ * moreover not jump between frames by more than 3 mm (a jump reads
+ * downstream as a touched ball; the detector used to refit such a ball
+ * whenever noise elsewhere in its region made the region be searched
+ * again, and the refit could land on the other side of the ambiguity). The
+ * other balls stay within 5 mm. 1280x720 (r about 10 px), as the clips
+ * where this was seen. */
+static void test_low_contrast(void)
+{
+    enum { NF = 8 };
+    static const struct {
+        cr_cloth_preset_t cloth;
+        int id;      /* the ball of the cloth's colour */
+        double x, y; /* where it rests, mm */
+    } cases[] = {
+        {CR_CLOTH_RED, 7, 1316.0, 928.0},
+        {CR_CLOTH_RED, 7, 520.0, 820.0},
+        {CR_CLOTH_GREEN, 6, 510.0, 816.0},
+        {CR_CLOTH_GREEN, 6, 2004.0, 578.0},
+    };
+    static const int others[7] = {0, 1, 4, 5, 8, 9, 12};
+    static const double ox[7] = {600.0, 1000.0, 400.0, 2100.0, 1450.0, 2200.0, 1250.0};
+    static const double oy[7] = {520.0, 420.0, 820.0, 400.0, 300.0, 1000.0, 760.0};
+    size_t ci;
+
+    for (ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+        td_ctx_t c;
+        cr_render_ball_t balls[8];
+        cr_render_scene_t sc;
+        cr_render_info_t info;
+        cr_yuv_image_t img;
+        uint8_t *y0 = NULL, *u0 = NULL, *v0 = NULL;
+        const size_t ny = 1280 * 720, nc = 640 * 360;
+        double u, v;
+        int nb = 0, i, pass;
+
+        CU_ASSERT_FATAL(td_open(&c, 1280, 720, 4.0, 60.0, -0.1, cases[ci].cloth, 21 + ci) == 0);
+        for (i = 0; i < 7; i++)
+            td_ball(&balls[nb++], others[i], ox[i], oy[i]);
+        td_ball(&balls[nb++], cases[ci].id, cases[ci].x, cases[ci].y);
+        memset(&sc, 0, sizeof sc);
+        sc.balls = balls;
+        sc.n_balls = nb;
+        CU_ASSERT_FATAL(td_render(&c, &sc, 1, 0, &info, &img) == 0);
+        CU_ASSERT_FATAL(cr_camera_project(&c.cam, cases[ci].x, cases[ci].y, RB, &u, &v));
+        y0 = malloc(ny);
+        u0 = malloc(nc);
+        v0 = malloc(nc);
+        CU_ASSERT_FATAL(y0 && u0 && v0);
+        memcpy(y0, c.y, ny);
+        memcpy(u0, c.u, nc);
+        memcpy(v0, c.v, nc);
+        for (pass = 0; pass < 2; pass++) {
+            cr_detect_params_t p;
+            cr_detector_t *d = NULL;
+            uint64_t x = 12345 + 77 * ci;
+            double px = 0.0, py = 0.0, err_max = 0.0, jump_max = 0.0, other_max = 0.0;
+            int f, found = 0, have_prev = 0;
+
+            cr_detect_params_defaults(&p);
+            if (pass == 0)
+                p.change_sigmas = 0.0;
+            CU_ASSERT_FATAL(cr_detector_create(&c.cam, &c.tab, &p, &d) == 0);
+            for (f = 0; f < NF; f++) {
+                cr_detection_t det[CR_VISION_MAX_DETECTIONS];
+                int nd = 0, k, b;
+
+                memcpy(c.y, y0, ny);
+                memcpy(c.u, u0, nc);
+                memcpy(c.v, v0, nc);
+                /* chroma of 4:2:0 averages four pixels: half the noise */
+                td_noise(c.y, ny, 1.5, &x);
+                td_noise(c.u, nc, 0.75, &x);
+                td_noise(c.v, nc, 0.75, &x);
+                CU_ASSERT_EQUAL(cr_detector_run(d, &img, det, CR_VISION_MAX_DETECTIONS, &nd), 0);
+                for (b = 0; b < nb; b++) {
+                    double best = 1e9;
+                    int bk = -1;
+
+                    for (k = 0; k < nd; k++)
+                        if (hypot(det[k].x - balls[b].x_mm, det[k].y - balls[b].y_mm) < best)
+                            best = hypot(det[k].x - balls[b].x_mm, det[k].y - balls[b].y_mm), bk = k;
+                    if (best > RB)
+                        continue;
+                    if (balls[b].id != cases[ci].id) {
+                        other_max = fmax(other_max, best);
+                        continue;
+                    }
+                    found++;
+                    err_max = fmax(err_max, best);
+                    if (have_prev)
+                        jump_max = fmax(jump_max, hypot(det[bk].x - px, det[bk].y - py));
+                    px = det[bk].x, py = det[bk].y, have_prev = 1;
+                }
+            }
+            CU_ASSERT_EQUAL(found, NF);
+            CU_ASSERT(err_max < 0.4 * RB);
+            CU_ASSERT(pass == 0 || jump_max < 3.0);
+            CU_ASSERT(other_max < 5.0);
+            if (found != NF || err_max >= 0.4 * RB || (pass == 1 && jump_max >= 3.0) || other_max >= 5.0)
+                printf("\n  ball %d on cloth %d, pass %d: found %d/%d, error max %.2f mm, jump max %.2f mm, others max "
+                       "%.2f mm",
+                       cases[ci].id, (int)cases[ci].cloth, pass, found, NF, err_max, jump_max, other_max);
+            cr_detector_destroy(d);
+        }
+        free(y0);
+        free(u0);
+        free(v0);
+        td_close(&c);
+    }
+}
+
 /* Bad arguments are refused, a frame of the wrong size too. */
 static void test_invalid(void)
 {
@@ -436,7 +574,8 @@ int cr_test_register_detect(void)
     if (!s || !CU_add_test(s, "invalid arguments", test_invalid) ||
         !CU_add_test(s, "rack on five cloths and cameras", test_rack_cloths_cameras) ||
         !CU_add_test(s, "cushions, pocket mouths, cue and arm", test_cushions_pockets_cue_arm) ||
-        !CU_add_test(s, "motion blur", test_motion_blur))
+        !CU_add_test(s, "motion blur", test_motion_blur) ||
+        !CU_add_test(s, "ball of the cloth's colour, noise only", test_low_contrast))
         return -1;
     return 0;
 }

@@ -59,12 +59,15 @@ struct cr_detector {
     double noise;    /* colour distance noise sigma, levels */
     double t_fg;     /* foreground threshold, levels */
     double white_ratio; /* learned: white ball top brightness / local cloth luma */
+    double edge_off;    /* learned: uniform edge offset of sharp complete outlines, px */
+    int edge_n;
     int white_n;
     float *ref;      /* gw*gh*3: samples when their region was last examined */
     cr_detection_t *prev; /* last frame's detections (before min_score) */
     int n_prev;
     uint8_t *reuse;  /* per working detection: carried over from the last frame */
     uint8_t *prev_dead; /* per last detection: dropped or taken this frame */
+    uint8_t *prev_quiet; /* per last detection: nothing under it changed (this frame) */
     cr_det_roi_t *rois; /* this frame's regions of interest */
     cr_detect_profile_t prof;
 };
@@ -273,6 +276,7 @@ void cr_detect_params_defaults(cr_detect_params_t *p)
     p->change_sigmas = 4.0;
     p->min_interior = 0.3;
     p->contact_weight = 0.25;
+    p->keep_quiet_balls = 1;
 }
 
 void cr_detector_destroy(cr_detector_t *d)
@@ -296,6 +300,7 @@ void cr_detector_destroy(cr_detector_t *d)
     free(d->prev);
     free(d->reuse);
     free(d->prev_dead);
+    free(d->prev_quiet);
     free(d->rois);
     free(d);
 }
@@ -373,11 +378,12 @@ int cr_detector_create(const cr_camera_t *cam, const cr_table_t *t, const cr_det
     d->prev = calloc(2 * CR_VISION_MAX_DETECTIONS, sizeof *d->prev);
     d->reuse = calloc(2 * CR_VISION_MAX_DETECTIONS, 1);
     d->prev_dead = calloc(2 * CR_VISION_MAX_DETECTIONS, 1);
+    d->prev_quiet = calloc(2 * CR_VISION_MAX_DETECTIONS, 1);
     d->rois = calloc(CR_DET_MAX_ROIS, sizeof *d->rois);
     d->ref = calloc(ng * 3, sizeof(float));
     if (!d->gmask || !d->bg || !d->age || !d->fg || !d->covered || !d->obs || !d->stack || !d->seen || !d->yh ||
         !d->mag || !d->acc || !d->cand || !d->dets || !d->prev || !d->reuse || !d->ref ||
-        !d->prev_dead || !d->rois) {
+        !d->prev_dead || !d->prev_quiet || !d->rois) {
         cr_detector_destroy(d);
         return CR_ERR_NOMEM;
     }
@@ -407,6 +413,7 @@ void cr_detector_reset(cr_detector_t *d)
         d->have_bg = 0;
         d->n_prev = 0;
         d->white_n = 0;
+        d->edge_n = 0;
     }
 }
 
@@ -755,6 +762,7 @@ typedef struct {
     double e[CR_DET_HYP][CR_DET_RAYS];      /* edge offset along the normal from the predicted outline, px */
     double wd[CR_DET_HYP][CR_DET_RAYS];     /* edge lobe width, px */
     double wt[CR_DET_HYP][CR_DET_RAYS];     /* 0: no edge */
+    double ct[CR_DET_HYP][CR_DET_RAYS];     /* contrast: peak colour gradient, levels/px */
     int cloth_out[CR_DET_HYP][CR_DET_RAYS]; /* cloth (or its shadow) beyond the edge */
 } cr_det_rays_t;
 
@@ -865,7 +873,7 @@ static void cr_det_rays(const cr_detector_t *d, const cr_yuv_image_t *img, doubl
         int i, peaks[CR_DET_PROFILE_MAX], npk = 0, nh = 0;
 
         for (h = 0; h < CR_DET_HYP; h++)
-            rs->wt[h][k] = 0.0, rs->cloth_out[h][k] = 0;
+            rs->wt[h][k] = 0.0, rs->ct[h][k] = 0.0, rs->cloth_out[h][k] = 0;
         for (i = 0; i < np; i++) {
             double t = -w_in + i * step;
 
@@ -891,6 +899,7 @@ static void cr_det_rays(const cr_detector_t *d, const cr_yuv_image_t *img, doubl
                 if (gm[peaks[j]] > gm[peaks[best]])
                     best = j;
             wt = cr_det_lobe(d, img, s[k], n[k], prof, gm, np, peaks[best], w_in, &e, &wd, &cloth);
+            rs->ct[nh][k] = gm[peaks[best]];
             peaks[best] = peaks[--npk];
             if (wt <= 0.0)
                 continue;
@@ -914,25 +923,38 @@ static void cr_det_pick(cr_det_rays_t *rs, double n[][2], double tx, double ty, 
             if (rs->wt[h][k] > 0.0 && fabs(rs->e[h][k] - pred) < bestr)
                 bestr = fabs(rs->e[h][k] - pred), best = h;
         if (best > 0) {
-            double e = rs->e[0][k], wd = rs->wd[0][k], wt = rs->wt[0][k];
+            double e = rs->e[0][k], wd = rs->wd[0][k], wt = rs->wt[0][k], ct = rs->ct[0][k];
             int c = rs->cloth_out[0][k];
 
             rs->e[0][k] = rs->e[best][k], rs->wd[0][k] = rs->wd[best][k], rs->wt[0][k] = rs->wt[best][k];
+            rs->ct[0][k] = rs->ct[best][k];
             rs->cloth_out[0][k] = rs->cloth_out[best][k];
-            rs->e[best][k] = e, rs->wd[best][k] = wd, rs->wt[best][k] = wt, rs->cloth_out[best][k] = c;
+            rs->e[best][k] = e, rs->wd[best][k] = wd, rs->wt[best][k] = wt, rs->ct[best][k] = ct;
+            rs->cloth_out[best][k] = c;
         }
     }
 }
 
 /* Robust fit of e_k = n_k . t + delta over the rays (each ray's edge
- * hypothesis chosen anew as the estimate improves). Returns the support
- * share (rays whose edge agrees within max(1 px, 0.08 r)); t, delta, the
- * rms of the agreeing residuals and their count out. */
-static double cr_det_fit(cr_det_rays_t *rs, double n[][2], double r_px, double t_out[2], double *delta_out,
-                         double *rms_out, int *n_in_out)
+ * hypothesis chosen anew as the estimate improves). delta, a uniform
+ * offset of the edges (blur, the shading of the limb), has a prior at d0
+ * of weight d_prior (share of the summed edge weight): weak (0.1), or
+ * strong (3) once the offset is known, as the radius is: then a
+ * translation alone must explain the edges, and edges beyond the outline
+ * on one side only (a shadow, the dark cloth beside a ball of the cloth's
+ * colour) cannot be matched by moving the centre half way toward them and
+ * growing the circle. Returns the support share (rays whose edge agrees
+ * within max(1 px, 0.08 r)); t, delta, the free offset (weighted mean of
+ * e_k - n_k . t over the agreeing edges, for telling things of another
+ * size), the rms of the agreeing residuals, their count and their summed
+ * inverse localisation variance (px^-2; an edge of contrast ct is located
+ * to about sig_grad / ct px) out. */
+static double cr_det_fit(cr_det_rays_t *rs, double n[][2], double r_px, double sig_grad, double d_prior, double d0,
+                         double t_out[2], double *delta_out, double *free_out, double *rms_out, int *n_in_out,
+                         double *info_out)
 {
-    const double d_prior = 0.1; /* weak prior keeping the edge offset near the outline */
     double tx = 0.0, ty = 0.0, dl = 0.0, c = 3.0, cfin = r_px * 0.08 > 1.0 ? r_px * 0.08 : 1.0;
+    double sfree = 0.0, wfree = 0.0, info = 0.0;
     double wts[CR_DET_RAYS];
     int it, k, n_in = 0;
     double rms = 0.0, sup = 0.0;
@@ -961,6 +983,7 @@ static double cr_det_fit(cr_det_rays_t *rs, double n[][2], double r_px, double t
         if (sw < 2.0)
             break;
         A[2][2] += d_prior * sw;
+        B[2] += d_prior * sw * d0;
         det = A[0][0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) - A[0][1] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
               A[0][2] * (A[1][0] * A[2][1] - A[1][1] * A[2][0]);
         if (fabs(det) < 1e-12)
@@ -998,16 +1021,24 @@ static double cr_det_fit(cr_det_rays_t *rs, double n[][2], double r_px, double t
             continue;
         r = rs->e[0][k] - (n[k][0] * tx + n[k][1] * ty + dl);
         if (fabs(r) < cfin) {
+            /* an edge of contrast ct is located to about sig_grad / ct px */
+            double sl = sig_grad / fmax(rs->ct[0][k], 1e-3);
+
             n_in++;
             rms += r * r;
             sup += 1.0;
+            sfree += wts[k] * (r + dl);
+            wfree += wts[k];
+            info += 1.0 / (sl * sl + 0.01);
         }
     }
     t_out[0] = tx;
     t_out[1] = ty;
     *delta_out = dl;
+    *free_out = wfree > 0.0 ? sfree / wfree : dl;
     *rms_out = n_in ? sqrt(rms / n_in) : 0.0;
     *n_in_out = n_in;
+    *info_out = info;
     return sup / CR_DET_RAYS;
 }
 
@@ -1226,14 +1257,78 @@ static double cr_det_identify(cr_detector_t *d, const cr_yuv_image_t *img, cr_de
 
 /* ---- the per-frame run -------------------------------------------------------------------- */
 
+/* Coarse cell of full-res (u, v) and the cell radius of 1.3 ball radii. */
+static void cr_det_ball_cells(const cr_detector_t *d, const cr_detection_t *o, double *ci, double *cj, double *rr)
+{
+    *rr = 1.3 * o->r_px * 0.5 / d->gs;
+    *ci = (o->u - 0.5) * 0.5 / d->gs;
+    *cj = (o->v - 0.5) * 0.5 / d->gs;
+}
+
+/* True when no coarse sample within 1.3 radii of last frame's detection o
+ * changed by more than the change threshold (squared, t2) since it was last
+ * examined (d->ref): the ball has not moved, whatever else in its region
+ * did. Always false when change_sigmas is 0 (frame-independent results) or
+ * keep_quiet_balls is off. */
+static bool cr_det_ball_quiet(const cr_detector_t *d, const cr_detection_t *o, double t2)
+{
+    double rr, ci, cj;
+    int i0, i1, j0, j1, i, j, n = 0;
+
+    if (d->p.change_sigmas <= 0.0 || !d->p.keep_quiet_balls)
+        return false;
+    cr_det_ball_cells(d, o, &ci, &cj, &rr);
+    i0 = (int)floor(ci - rr), i1 = (int)ceil(ci + rr), j0 = (int)floor(cj - rr), j1 = (int)ceil(cj + rr);
+    for (j = j0 < 0 ? 0 : j0; j <= j1 && j < d->gh; j++)
+        for (i = i0 < 0 ? 0 : i0; i <= i1 && i < d->gw; i++) {
+            size_t k = (size_t)j * d->gw + i;
+            const float *a = d->obs + 3 * k, *b = d->ref + 3 * k;
+            double e0 = a[0] - b[0], e1 = a[1] - b[1], e2 = a[2] - b[2];
+
+            if (!d->gmask[k] || (i - ci) * (i - ci) + (j - cj) * (j - cj) > rr * rr)
+                continue;
+            if (e0 * e0 + e1 * e1 + e2 * e2 > t2)
+                return false;
+            n++;
+        }
+    return n > 0;
+}
+
+/* True when coarse cell (gi, gj) lies under a ball kept this frame
+ * (prev_dead 2). */
+static bool cr_det_under_kept(const cr_detector_t *d, int gi, int gj)
+{
+    int a;
+
+    for (a = 0; a < d->n_prev; a++) {
+        double rr, ci, cj;
+
+        if (d->prev_dead[a] != 2)
+            continue;
+        cr_det_ball_cells(d, &d->prev[a], &ci, &cj, &rr);
+        if ((gi - ci) * (gi - ci) + (gj - cj) * (gj - cj) <= rr * rr)
+            return true;
+    }
+    return false;
+}
+
 /* Fits candidate c; fills *o and returns true for a ball. */
 static bool cr_det_refine(cr_detector_t *d, const cr_yuv_image_t *img, const cr_det_cand_t *cd, cr_detection_t *o)
 {
     const double R = d->tab.ball_radius_mm;
     double s[CR_DET_RAYS][2], n[CR_DET_RAYS][2], c[2], r_px = 0.0, x, y, t[2] = {0, 0}, dl = 0.0, rms = 0.0;
-    double sup = 0.0, u = cd->u, v = cd->v, w_in, w_out, bx = 0.0, by = 0.0, w_extra = 0.0;
-    cr_det_rays_t rs;
-    int it, n_in = 0, k;
+    double sup = 0.0, u = cd->u, v = cd->v, w_in, w_out, bx = 0.0, by = 0.0, w_extra = 0.0, dl_free = 0.0;
+    double info = 0.0, amb = 0.0;
+    /* an edge of contrast ct (levels/px) is located to about sig_loc / ct
+     * px: the noise of the colour gradient of a ray profile (two samples 1 px
+     * apart, each about twice as noisy as a 2x2 coarse sample: 2.8 noise)
+     * over about half a pixel of lobe */
+    const double sig_loc = 1.4 * d->noise;
+    /* the uniform edge offset of sharp, complete outlines (the shading of
+     * the limb, the optics), once measured */
+    const double d0 = d->edge_n >= 5 ? d->edge_off : 0.0;
+    cr_det_rays_t rs, rs0;
+    int it, n_in = 0, k, n_contact;
 
     if (!cr_camera_unproject_plane(&d->cam, u, v, R, &x, &y))
         return false;
@@ -1243,7 +1338,12 @@ static bool cr_det_refine(cr_detector_t *d, const cr_yuv_image_t *img, const cr_
         w_in = 2.0 + 0.25 * r_px + (it > 0 ? fmax(hypot(bx, by), w_extra) : 0.0);
         w_out = w_in;
         cr_det_rays(d, img, s, n, w_in, w_out, &rs);
-        sup = cr_det_fit(&rs, n, r_px, t, &dl, &rms, &n_in);
+        rs0 = rs;
+        sup = cr_det_fit(&rs, n, r_px, sig_loc, 0.1, 0.0, t, &dl, &dl_free, &rms, &n_in, &info);
+        n_contact = 0;
+        for (k = 0; k < CR_DET_RAYS; k++)
+            n_contact += rs.wt[0][k] > 0.0 && !rs.cloth_out[0][k] &&
+                         fabs(rs.e[0][k] - n[k][0] * t[0] - n[k][1] * t[1] - dl) < fmax(1.0, 0.08 * r_px);
         /* hopeless after the first look: stop early */
         if (n_in < 6 || (it == 0 && sup < 0.6 * d->p.min_support))
             return false;
@@ -1313,6 +1413,22 @@ static bool cr_det_refine(cr_detector_t *d, const cr_yuv_image_t *img, const cr_
         if (hypot(t[0], t[1]) < 0.1 && it > 0)
             break;
     }
+    /* ambiguity: the same edges fitted as a circle of the known radius (the
+     * offset held at the one measured on sharp, complete outlines). A
+     * shadow, or the dark cloth beside a ball of the cloth's colour, gives
+     * edges beyond the outline on one side that our fit (offset nearly
+     * free) explains by a larger circle half way toward them, the known
+     * radius by a shift to either side: where the two fits disagree the
+     * outline is uncertain by about half their distance. Not for a streak
+     * (its offset is its own) nor a ball touching others (edges at the
+     * contacts lie off its outline) */
+    if (d->edge_n >= 5 && hypot(bx, by) < 0.25 * r_px && w_extra == 0.0 && n_contact <= CR_DET_RAYS / 8) {
+        double t2[2], dl2, fr2, rms2, info2;
+        int n2;
+
+        if (cr_det_fit(&rs0, n, r_px, sig_loc, 3.0, d0, t2, &dl2, &fr2, &rms2, &n2, &info2) > 0.0 && n2 >= 6)
+            amb = 0.5 * hypot(t2[0] - t[0], t2[1] - t[1]);
+    }
     /* the radius is known: edges much inside or outside the predicted
      * outline belong to something else (a spot, the cue, a hand) */
     if (sup < d->p.min_support || fabs(dl) > 0.75 + 0.08 * r_px)
@@ -1328,9 +1444,13 @@ static bool cr_det_refine(cr_detector_t *d, const cr_yuv_image_t *img, const cr_
     {
         double mm_per_px = R / r_px;
 
-        /* fit scatter plus a systematic part (edge model, compression), wider
-         * when less of the outline agrees */
-        o->sigma_mm = mm_per_px * (0.12 + (n_in > 0 ? 2.0 * rms / sqrt((double)n_in) : 1.0)) / sqrt(sup);
+        double scat = n_in > 0 ? 2.0 * rms / sqrt((double)n_in) : 1.0, loc2 = info > 0.0 ? 2.0 / info : 1.0;
+
+        /* fit scatter, localisation from the outline's contrast against
+         * the noise (a faint outline locates the ball less well) and the
+         * ambiguity, in quadrature, plus a systematic part (edge model,
+         * compression); wider when less of the outline agrees */
+        o->sigma_mm = mm_per_px * (0.12 + sqrt(scat * scat + loc2 + amb * amb)) / sqrt(sup);
         if (hypot(bx, by) > 0.25 * r_px) {
             double x0, y0, x1, y1;
 
@@ -1340,6 +1460,12 @@ static bool cr_det_refine(cr_detector_t *d, const cr_yuv_image_t *img, const cr_
                 o->blur_dy = 0.5 * (y1 - y0);
             }
         }
+    }
+    /* the edge offset, learned from sharp, nearly complete outlines */
+    if (sup >= 0.85 && hypot(bx, by) < 0.25 * r_px && n_in >= CR_DET_RAYS * 3 / 4) {
+        d->edge_off = d->edge_n ? d->edge_off + (dl_free - d->edge_off) / (d->edge_n < 100 ? d->edge_n + 1 : 100)
+                                : dl_free;
+        d->edge_n++;
     }
     o->visible = (float)cr_det_clamp(sup / 0.85, 0.0, 1.0);
     /* half the outline seen and agreeing: an even chance; three quarters: sure */
@@ -1493,6 +1619,9 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
     }
     d->n_cand = 0;
     memset(d->prev_dead, 0, (size_t)d->n_prev);
+    /* before any reference is refreshed this frame (regions overlap) */
+    for (i = 0; i < d->n_prev; i++)
+        d->prev_quiet[i] = (uint8_t)cr_det_ball_quiet(d, &d->prev[i], t_change2);
     t1 = cr_det_now_ms();
     /* 2. regions: connected foreground samples, grown to a region of
      * interest; one that changed since it was last examined is searched
@@ -1568,6 +1697,22 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
                     const cr_detection_t *o = &d->prev[a];
                     double m = 0.5 * o->r_px + 4.0;
 
+                    /* a ball under which nothing changed (something else
+                     * in the region did) keeps its detection, as the balls
+                     * of an unchanged region do: a resting ball's outline,
+                     * faint where its colour is the cloth's, is not fitted
+                     * anew to each frame's noise (fits that may settle on
+                     * either side of an ambiguity would make it jump);
+                     * the samples under it keep their reference, so a slow
+                     * drift adds up until it is seen */
+                    if (d->prev_dead[a] == 2)
+                        continue; /* kept already (regions overlap) */
+                    if (!d->prev_dead[a] && d->prev_quiet[a] && nd < 2 * CR_VISION_MAX_DETECTIONS) {
+                        d->prev_dead[a] = 2;
+                        d->reuse[nd] = 1;
+                        d->dets[nd++] = *o;
+                        continue;
+                    }
                     d->prev_dead[a] = 1;
                     ex0 = (int)floor(0.5 * o->u - m) < ex0 ? (int)floor(0.5 * o->u - m) : ex0;
                     ey0 = (int)floor(0.5 * o->v - m) < ey0 ? (int)floor(0.5 * o->v - m) : ey0;
@@ -1583,7 +1728,8 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
                 for (gi = c0; gi <= c1; gi++) {
                     size_t kk = (size_t)gj * gw + gi;
 
-                    memcpy(d->ref + 3 * kk, d->obs + 3 * kk, 3 * sizeof(float));
+                    if (!cr_det_under_kept(d, gi, gj))
+                        memcpy(d->ref + 3 * kk, d->obs + 3 * kk, 3 * sizeof(float));
                 }
             cr_det_hough_roi(d, img, x0, y0, x1, y1);
         }

@@ -44,9 +44,23 @@
  *      non-cloth between them are the two ends of one fast ball's streak and
  *      become one detection at its middle, blur = half the streak.
  *
- * Known weak case: a ball of the cloth's own colour (green 6/14 on green
- * cloth, red 3/11 on burgundy) has no colour edge; its cast shadow can pull
- * the centre by 1-3 px.
+ * sigma_mm is the fit's scatter, the localisation the outline's contrast
+ * allows against the measured noise (a faint outline, larger sigma), and
+ * the outline's ambiguity, in quadrature: the fit (uniform edge offset
+ * nearly free) is compared with a fit of the known radius whose offset is
+ * held at the one measured on sharp, complete outlines (learned as the
+ * white reference is); a one-sided dark extension (a shadow beside a ball
+ * of the cloth's colour) makes them disagree, and half their distance is
+ * added.
+ *
+ * Known weak case: a ball of the cloth's own colour (maroon 7/15 or red
+ * 3/11 on red cloth, green 6/14 on green) has a faint outline; on the side
+ * of its cast shadow the dark cloth continues the ball, and a fit can
+ * settle 1-4 px toward the shadow. Each fit is stable to noise only as far
+ * as the image allows (see the per-frame figures of bench/detect_bench.c);
+ * across frames, a resting ball is kept (below), so its position does not
+ * jump with the noise. Its sigma_mm grows with the ambiguity but does not
+ * cover a bias the two fits share.
  *
  * State kept between frames: the background model (initialised from the
  * first frame, where the cloth is recognised by its dominant colour; what
@@ -58,7 +72,11 @@
  * which separates red from maroon), and the last detections: a region of
  * interest none of whose coarse samples changed since it was last examined
  * (change_sigmas) keeps its detections unchanged, so resting balls cost
- * almost nothing. Set change_sigmas to 0 for frame-independent results.
+ * almost nothing; in a region that changed, a ball none of whose samples
+ * (within 1.3 radii) changed keeps its detection too (keep_quiet_balls),
+ * and those samples keep their reference until it is fitted again (so a
+ * slow drift adds up until it is seen). Set change_sigmas to 0 for
+ * frame-independent results.
  *
  * Thread-safety: a detector is used by one thread at a time; different
  * detectors are independent. No allocation after cr_detector_create().
@@ -94,6 +112,10 @@ typedef struct {
     double change_sigmas; /* a region none of whose samples changed by more than this many
                              noise sigmas since it was last examined keeps its detections
                              (4; 0 examines every region in every frame) */
+    int keep_quiet_balls; /* in a region that changed, a ball none of whose samples (within
+                             1.3 radii) changed by more than change_sigmas keeps its detection
+                             instead of being fitted again (1; 0: refit; ignored when
+                             change_sigmas is 0) */
 } cr_detect_params_t;
 
 void cr_detect_params_defaults(cr_detect_params_t *p);

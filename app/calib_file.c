@@ -217,3 +217,52 @@ fail:
     json_decref(root);
     return -1;
 }
+
+int cr_intrinsics_file_write(const char *path, const cr_calib_intrinsics_t *in, int cols, int rows, double square_mm)
+{
+    json_t *root;
+
+    if (!path || !in)
+        return -1;
+    root = json_pack("{s:i,s:s,s:{s:i,s:i},s:f,s:f,s:f,s:f,s:f,s:f,s:s,s:f,s:i,s:{s:i,s:i,s:f}}", "version", 1, "kind",
+                     "intrinsics", "image", "width", in->width, "height", in->height, "fx", in->fx, "fy", in->fy, "cx",
+                     in->cx, "cy", in->cy, "k1", in->k1, "k2", in->k2, "model",
+                     "pinhole, radial (Brown): a = X/Z, b = Y/Z, r2 = a^2 + b^2, u = fx a (1 + k1 r2 + k2 r2^2) + cx, "
+                     "v = fy b (1 + k1 r2 + k2 r2^2) + cy; pixel (i, j) centred at (i, j)",
+                     "rms_px", in->rms_px, "views", in->n_views, "board", "cols", cols, "rows", rows, "square_mm",
+                     square_mm);
+    if (!root)
+        return -1;
+    return cr_calib_file_write(root, path);
+}
+
+int cr_intrinsics_file_read(const char *path, cr_calib_intrinsics_t *out, char *err, size_t errlen)
+{
+    json_error_t jerr;
+    json_t *root = json_load_file(path, 0, &jerr), *img, *kind;
+    double w, h, views = 0.0;
+
+    if (!root) {
+        snprintf(err, errlen, "%s: %s", path, jerr.text);
+        return -1;
+    }
+    memset(out, 0, sizeof(*out));
+    img = json_object_get(root, "image");
+    kind = json_object_get(root, "kind");
+    if (!json_is_string(kind) || strcmp(json_string_value(kind), "intrinsics") || !json_is_object(img) ||
+        get_num(img, "width", &w) || get_num(img, "height", &h) || w < 16 || h < 16 || w > 16384 || h > 16384 ||
+        get_num(root, "fx", &out->fx) || get_num(root, "fy", &out->fy) || get_num(root, "cx", &out->cx) ||
+        get_num(root, "cy", &out->cy) || get_num(root, "k1", &out->k1) || get_num(root, "k2", &out->k2) ||
+        !(out->fx > 0.0) || !(out->fy > 0.0)) {
+        snprintf(err, errlen,
+                 "%s: not an intrinsics file (\"kind\": \"intrinsics\", image, fx, fy, cx, cy, k1, k2)", path);
+        json_decref(root);
+        return -1;
+    }
+    out->width = (int)w, out->height = (int)h;
+    get_num(root, "rms_px", &out->rms_px);
+    get_num(root, "views", &views);
+    out->n_views = (int)views;
+    json_decref(root);
+    return 0;
+}

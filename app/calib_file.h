@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "cr_calib.h"
 #include "cr_camera.h"
 #include "cr_table.h"
 
@@ -63,5 +64,21 @@ int cr_calib_parse_corners(const char *s, double c[4][2]);
  * no lens distortion. Returns 0, or -1 when they are not a quadrilateral. */
 int cr_calib_camera_from_corners(const double corners_px[4][2], int width, int height, const cr_table_t *t,
                                  cr_camera_t *cam, char *source, size_t srclen);
+
+/* The intrinsics file (`cueref calibrate --checkerboard` writes it,
+ * `--intrinsics` reads it), a JSON object:
+ *   {"version": 1, "kind": "intrinsics",
+ *    "image": {"width": W, "height": H},      the image size they hold for
+ *    "fx": px, "fy": px, "cx": px, "cy": px,  focal lengths, principal point
+ *    "k1": k1, "k2": k2,                      radial distortion, fx-normalised
+ *    "model": "...",                          the model in words (cr_camera.h)
+ *    "rms_px": r, "views": n,                 the fit's reprojection rms, views used
+ *    "board": {"cols": c, "rows": r, "square_mm": s}}   what it was measured on
+ * Writes atomically (path.tmp and a rename). Returns 0, or -1. */
+int cr_intrinsics_file_write(const char *path, const cr_calib_intrinsics_t *in, int cols, int rows, double square_mm);
+
+/* Reads one (the fields above; board, rms_px and views optional). Returns 0,
+ * or -1 with a one-line reason in err. */
+int cr_intrinsics_file_read(const char *path, cr_calib_intrinsics_t *out, char *err, size_t errlen);
 
 #endif

@@ -5,6 +5,12 @@
  *
  * From a video it takes the per-pixel median of frames spread over the first
  * seconds, so balls rolling, a cue or an arm passing do not hide the cushions.
+ *
+ * The head end, unless --head gives it: the end whose foot spot a rack
+ * stands on (cr_calib_rack_find), looked for in the median and in each
+ * frame it was taken from (a break within the first seconds leaves the rack
+ * in the early frames only); racks at both ends, or none, keep the image
+ * left, and the summary and the file's "head_from" say which it was.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,6 +24,9 @@
 #include "calib_file.h"
 #include "cli.h"
 #include "cr_calib.h"
+#ifdef CR_HAVE_CV_CHECKER
+#include "cr_cv_checker.h"
+#endif
 #include "cr_frame_source.h"
 #include "cr_video_writer.h"
 
@@ -26,16 +35,23 @@
 static void calib_usage(FILE *f)
 {
     fprintf(f, "usage: cueref calibrate INPUT [-o table.json] [options]\n"
+               "       cueref calibrate --checkerboard COLSxROWS:SQUARE_MM IMAGE... [-o intrinsics.json]\n"
                "Finds the playing surface in an image, video or image sequence (frames/%%04d.png)\n"
                "and writes the calibration file (SPEC §5) and a PNG that draws what was found.\n\n"
                "options:\n"
                "  -o, --out FILE      calibration file (default: table.json); the PNG is FILE.png\n"
                "  --table SIZE        9ft, 8ft, 7ft or LxW in mm (default: inferred from the balls'\n"
                "                      size against the cloth, else 9ft)\n"
-               "  --head SIDE         image side of the head end: left (default) or right\n"
+               "  --head SIDE         image side of the head end: left or right (default: the end\n"
+               "                      whose foot spot a rack stands on, else left)\n"
                "  --corners \"x,y;x,y;x,y;x,y\"  playing-surface corners in pixels (head-left,\n"
                "                      head-right, foot-right, foot-left): no automatic finding\n"
                "  --frames N          frames of a video to take the median of (1..9, default 9)\n"
+               "  --intrinsics FILE   the camera's focal length, principal point and distortion,\n"
+               "                      measured apart (--checkerboard): used, not estimated\n"
+               "  --checkerboard COLSxROWS:SQUARE_MM  measure them instead: views (images or\n"
+               "                      videos, first frame) of a flat board of COLSxROWS inner\n"
+               "                      corners, squares SQUARE_MM, tilted 20-45 degrees, 3 or more\n"
                "  -h, --help          this help\n");
 }
 
@@ -44,8 +60,11 @@ static int cmp_u8(const void *a, const void *b)
     return (int)*(const uint8_t *)a - (int)*(const uint8_t *)b;
 }
 
-/* Reads up to want frames spread over the first 10 s and keeps their median. */
-static int read_median(const char *path, int want, uint8_t **out, int *w, int *h, char *err, size_t errlen)
+/* Reads up to want frames spread over the first 10 s and keeps their median;
+ * the frames themselves go to keep[0..n-1] (caller frees) when keep is not
+ * NULL, else are freed. */
+static int read_median(const char *path, int want, uint8_t **out, uint8_t **keep, int *w, int *h, char *err,
+                       size_t errlen)
 {
     cr_frame_source_params_t p;
     cr_frame_source_t *src = NULL;
@@ -88,8 +107,12 @@ static int read_median(const char *path, int want, uint8_t **out, int *w, int *h
             med[k] = v[n / 2];
         }
     }
-    for (c = 0; c < n; c++)
-        free(frames[c]);
+    for (c = 0; c < n; c++) {
+        if (keep && med)
+            keep[c] = frames[c];
+        else
+            free(frames[c]);
+    }
     if (!med) {
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -147,6 +170,51 @@ static void draw_overlay(uint8_t *rgb, int w, int h, const cr_calib_result_t *r,
     }
 }
 
+/* The head end from the frames the median was taken from as well: res came
+ * from cr_calib_detect on the median (head_from_rack on, cp->head_on_right
+ * the default side). A rack over one end's foot spot, in the median or in
+ * any frame, decides it; racks over both ends, in one frame or across
+ * frames, leave the default. Writes what decided it to why. */
+static void head_from_frames(const cr_calib_params_t *cp, const cr_table_t *t, uint8_t *const *frames, int n, int w,
+                             int h, cr_calib_result_t *res, char *why, size_t whylen)
+{
+    cr_calib_rack_t r, best;
+    int k, foot = 0, head = 0, seen = 0;
+    bool med_foot = res->rack.where == CR_CALIB_RACK_AT_FOOT || res->rack.where == CR_CALIB_RACK_BOTH;
+    bool med_head = res->rack.where == CR_CALIB_RACK_AT_HEAD || res->rack.where == CR_CALIB_RACK_BOTH;
+
+    memset(&best, 0, sizeof(best));
+    for (k = 0; k < n; k++) {
+        cr_calib_image_t im = {frames[k], w, h, 3 * w};
+
+        if (cr_calib_rack_find(&im, t, cp, res, &r) != CR_CALIB_OK)
+            continue;
+        foot += r.where == CR_CALIB_RACK_AT_FOOT || r.where == CR_CALIB_RACK_BOTH;
+        head += r.where == CR_CALIB_RACK_AT_HEAD || r.where == CR_CALIB_RACK_BOTH;
+        if ((r.where == CR_CALIB_RACK_AT_FOOT || r.where == CR_CALIB_RACK_AT_HEAD) && r.n_balls > best.n_balls)
+            best = r;
+    }
+    if ((foot || med_foot) && (head || med_head)) { /* both ends: nothing decided */
+        if (res->head_source == CR_CALIB_HEAD_RACK && res->head_on_right != cp->head_on_right)
+            cr_calib_result_flip_head(res, t);
+        res->head_source = CR_CALIB_HEAD_DEFAULT;
+        res->rack.where = CR_CALIB_RACK_BOTH;
+    } else if (head || foot) {
+        if (res->head_source != CR_CALIB_HEAD_RACK)
+            res->rack = best; /* in the frame of res as it is now: the flip below turns it */
+        if (head)
+            cr_calib_result_flip_head(res, t);
+        res->head_source = CR_CALIB_HEAD_RACK;
+    }
+    seen = foot + head;
+    cr_calib_head_describe(res);
+    if (res->head_source == CR_CALIB_HEAD_RACK)
+        snprintf(why, whylen, "%s; seen in %d of %d frame%s%s", res->head_why, seen, n, n == 1 ? "" : "s",
+                 med_foot || med_head ? " and their median" : "");
+    else
+        snprintf(why, whylen, "%s", res->head_why);
+}
+
 static int write_calibration(const char *path, const char *input, const cr_calib_result_t *r, const cr_table_t *t,
                              int w, int h, bool head_right, bool manual, int n_frames, const char *table_from,
                              const char *head_from)
@@ -155,6 +223,12 @@ static int write_calibration(const char *path, const char *input, const cr_calib
     int i;
 
     root = cr_calib_file_new(w, h, t, r->corners_px, head_right ? "right" : "left");
+    if (root && r->head_source == CR_CALIB_HEAD_RACK)
+        json_object_set_new(root, "head_rack",
+                            json_pack("{s:f,s:[f,f],s:f,s:s}", "balls", r->rack.n_balls, "centre_mm", r->rack.centre_mm[0],
+                                      r->rack.centre_mm[1], "spot_gap_mm", r->rack.spot_gap_mm, "note",
+                                      "a rack over the foot spot (3L/4, W/2): its size in balls by area, its "
+                                      "centroid in table mm"));
     if (!root)
         return -1;
     json_object_set_new(root, "source", json_string(input));
@@ -163,9 +237,10 @@ static int write_calibration(const char *path, const char *input, const cr_calib
     json_object_set_new(root, "table_from", json_string(table_from));
     json_object_set_new(root, "head_from", json_string(head_from));
     json_object_set_new(root, "distortion",
-                        json_pack("{s:s,s:f,s:[f,f],s:f}", "model",
-                                  "d = c + f x (1 + k1 |x|^2), x = (q - c) / f, q undistorted pixel", "k1", r->k1,
-                                  "centre_px", r->dist_centre_px[0], r->dist_centre_px[1], "f_px", r->dist_f_px));
+                        json_pack("{s:s,s:f,s:f,s:[f,f],s:f}", "model",
+                                  "d = c + f x (1 + k1 |x|^2 + k2 |x|^4), x = (q - c) / f, q undistorted pixel",
+                                  "k1", r->k1, "k2", r->k2, "centre_px", r->dist_centre_px[0], r->dist_centre_px[1],
+                                  "f_px", r->dist_f_px));
     hom = json_array();
     for (i = 0; i < 9; i++)
         json_array_append_new(hom, json_real(r->table_to_px[i]));
@@ -184,6 +259,8 @@ static int write_calibration(const char *path, const char *input, const cr_calib
                           ? "height and nadir from the parallax of the diamond sights (48 mm above the cloth)"
                       : r->camera_source == CR_CALIB_CAMERA_HOMOGRAPHY
                           ? "focal length from the perspective of the cloth outline (tilted view)"
+                      : r->camera_source == CR_CALIB_CAMERA_INTRINSICS
+                          ? "focal length, principal point and distortion given (--intrinsics)"
                           : "height from the 3000 mm prior: ball positions off the nadir may be off by several mm"));
     }
     json_object_set_new(root, "ball_diameter_mm", json_real(2 * t->ball_radius_mm));
@@ -193,23 +270,99 @@ static int write_calibration(const char *path, const char *input, const cr_calib
     return cr_calib_file_write(root, path);
 }
 
+/* `cueref calibrate --checkerboard COLSxROWS:SQUARE_MM IMAGE...`: the
+ * intrinsics from views of a board (the first frame of each input). */
+static int calibrate_checkerboard(const char *spec, char **inputs, int n, const char *out)
+{
+    int cols = 0, rows = 0, i, w = 0, h = 0, rc = CR_EXIT_FAIL;
+    double sq = 0.0;
+    char tail = 0;
+
+    if (sscanf(spec, "%dx%d:%lf%c", &cols, &rows, &sq, &tail) != 3 || cols < 2 || rows < 2 || cols > 100 ||
+        rows > 100 || !(sq > 0.0)) {
+        cr_cli_error("calibrate: --checkerboard wants COLSxROWS:SQUARE_MM (inner corners, e.g. 9x6:25)");
+        return CR_EXIT_USAGE;
+    }
+#ifndef CR_HAVE_CV_CHECKER
+    (void)inputs, (void)n, (void)out, (void)i, (void)w, (void)h, (void)rc;
+    cr_cli_error("calibrate: --checkerboard needs OpenCV: this cueref was built without calib/cr_cv_checker.cpp");
+    return CR_EXIT_FAIL;
+#else
+    {
+        uint8_t **bufs = calloc((size_t)n, sizeof(*bufs));
+        cr_calib_image_t *views = calloc((size_t)n, sizeof(*views));
+        bool *found = calloc((size_t)n, sizeof(*found));
+        cr_calib_intrinsics_t in;
+        char err[512];
+        int st;
+
+        if (!bufs || !views || !found) {
+            cr_cli_error("out of memory");
+            goto done;
+        }
+        for (i = 0; i < n; i++) {
+            int wi, hi;
+
+            if (read_median(inputs[i], 1, &bufs[i], NULL, &wi, &hi, err, sizeof(err)) < 0) {
+                cr_cli_error("calibrate: %s: %s", inputs[i], err);
+                goto done;
+            }
+            if (i > 0 && (wi != w || hi != h)) {
+                cr_cli_error("calibrate: %s is %dx%d, the first view %dx%d", inputs[i], wi, hi, w, h);
+                goto done;
+            }
+            w = wi, h = hi;
+            views[i].rgb = bufs[i], views[i].width = w, views[i].height = h, views[i].stride = 3 * w;
+        }
+        st = cr_cv_checker_calibrate(views, n, cols, rows, sq, &in, found, err, sizeof(err));
+        printf("cueref calibrate: checkerboard %dx%d inner corners, %.2f mm squares, %d view%s (%dx%d)\n", cols, rows,
+               sq, n, n == 1 ? "" : "s", w, h);
+        for (i = 0; i < n; i++)
+            printf("  %s: %s\n", inputs[i], found[i] ? "board found" : "board not found (not used)");
+        if (st != CR_CALIB_OK) {
+            cr_cli_error("calibrate: %s", err);
+            goto done;
+        }
+        printf("  fx %.2f px, principal point (%.2f, %.2f) px, k1 %.5f, k2 %.5f; reprojection rms %.3f px over %d "
+               "views\n",
+               in.fx, in.cx, in.cy, in.k1, in.k2, in.rms_px, in.n_views);
+        if (cr_intrinsics_file_write(out, &in, cols, rows, sq) != 0) {
+            cr_cli_error("calibrate: cannot write %s: %s", out, strerror(errno));
+            goto done;
+        }
+        printf("  wrote %s (use it with: cueref calibrate --intrinsics %s INPUT)\n", out, out);
+        rc = CR_EXIT_OK;
+    done:
+        for (i = 0; bufs && i < n; i++)
+            free(bufs[i]);
+        free(bufs);
+        free(views);
+        free(found);
+    }
+    return rc;
+#endif
+}
+
 int cr_cmd_calibrate(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"out", required_argument, NULL, 'o'},     {"table", required_argument, NULL, 't'},
         {"head", required_argument, NULL, 'H'},    {"corners", required_argument, NULL, 'C'},
         {"frames", required_argument, NULL, 'f'},  {"help", no_argument, NULL, 'h'},
+        {"intrinsics", required_argument, NULL, 'I'}, {"checkerboard", required_argument, NULL, 'B'},
         {NULL, 0, NULL, 0},
     };
-    const char *out = "table.json", *table = NULL, *corners = NULL;
+    const char *out = "table.json", *table = NULL, *corners = NULL, *intr_path = NULL, *checker = NULL;
+    bool out_given = false;
+    cr_calib_intrinsics_t intr;
     bool head_right = false, head_given = false;
     int want = MAX_MEDIAN, c, w = 0, h = 0, n, st, i, rc = CR_EXIT_FAIL;
     cr_table_t t;
     cr_calib_params_t cp;
     cr_calib_result_t *res = NULL;
     cr_calib_image_t img;
-    uint8_t *rgb = NULL;
-    char err[512] = "", png[4200], table_why[256] = "default 9 ft: not inferred with --corners";
+    uint8_t *rgb = NULL, *frames[MAX_MEDIAN] = {NULL};
+    char err[512] = "", png[4200], table_why[256] = "default 9 ft: not inferred with --corners", head_why[256];
     double manual[4][2];
 
     optind = 1;
@@ -218,6 +371,13 @@ int cr_cmd_calibrate(int argc, char **argv)
         switch (c) {
         case 'o':
             out = optarg;
+            out_given = true;
+            break;
+        case 'I':
+            intr_path = optarg;
+            break;
+        case 'B':
+            checker = optarg;
             break;
         case 't':
             table = optarg;
@@ -251,6 +411,21 @@ int cr_cmd_calibrate(int argc, char **argv)
             return CR_EXIT_USAGE;
         }
     }
+    if (checker) {
+        if (optind >= argc || corners || intr_path) {
+            cr_cli_error("calibrate: --checkerboard wants one IMAGE or more, and no --corners or --intrinsics");
+            return CR_EXIT_USAGE;
+        }
+        return calibrate_checkerboard(checker, argv + optind, argc - optind, out_given ? out : "intrinsics.json");
+    }
+    if (intr_path && corners) {
+        cr_cli_error("calibrate: --intrinsics is for the automatic finding, not --corners");
+        return CR_EXIT_USAGE;
+    }
+    if (intr_path && cr_intrinsics_file_read(intr_path, &intr, err, sizeof(err)) != 0) {
+        cr_cli_error("calibrate: %s", err);
+        return CR_EXIT_USAGE;
+    }
     if (optind != argc - 1) {
         cr_cli_error("calibrate: give one INPUT (see cueref calibrate --help)");
         return CR_EXIT_USAGE;
@@ -269,7 +444,8 @@ int cr_cmd_calibrate(int argc, char **argv)
         cr_cli_error("out of memory");
         return CR_EXIT_FAIL;
     }
-    n = read_median(argv[optind], corners ? 1 : want, &rgb, &w, &h, err, sizeof(err));
+    n = read_median(argv[optind], corners ? 1 : want, &rgb, corners || head_given ? NULL : frames, &w, &h, err,
+                    sizeof(err));
     if (n < 0) {
         cr_cli_error("calibrate: %s", err);
         goto done;
@@ -303,9 +479,12 @@ int cr_cmd_calibrate(int argc, char **argv)
             res->status = CR_CALIB_OK;
             res->camera_source = CR_CALIB_CAMERA_NONE;
         }
+        snprintf(head_why, sizeof(head_why), "--corners (the first corner given is head-left)");
     } else {
         cr_calib_params_defaults(&cp);
         cp.head_on_right = head_right;
+        cp.head_from_rack = !head_given; /* else the side given, left by default */
+        cp.intrinsics = intr_path ? &intr : NULL;
         img.rgb = rgb;
         img.width = w;
         img.height = h;
@@ -329,11 +508,15 @@ int cr_cmd_calibrate(int argc, char **argv)
                          res->message[0] ? ": " : "", res->message);
             goto done;
         }
+        if (head_given)
+            snprintf(head_why, sizeof(head_why), "--head");
+        else
+            head_from_frames(&cp, &t, frames, n, w, h, res, head_why, sizeof(head_why));
+        head_right = res->head_on_right;
     }
     snprintf(png, sizeof(png), "%s.png", out);
     if (write_calibration(out, argv[optind], res, &t, w, h, head_right, corners != NULL, n,
-                          table ? "--table" : table_why,
-                          head_given ? "--head" : "default: the image left") != 0) {
+                          table ? "--table" : table_why, head_why) != 0) {
         cr_cli_error("calibrate: cannot write %s: %s", out, strerror(errno));
         goto done;
     }
@@ -341,9 +524,9 @@ int cr_cmd_calibrate(int argc, char **argv)
     if (cr_png_write(png, rgb, w, h, 3 * w, err, sizeof(err)) != CR_OK)
         fprintf(stderr, "cueref: calibrate: could not write the check image %s: %s\n", png, err);
     printf("cueref calibrate: %s (%dx%d, median of %d frame%s)\n", argv[optind], w, h, n, n == 1 ? "" : "s");
-    printf("  table %.1f x %.1f mm (%s), head end on the image %s (%s)\n", t.length_mm, t.width_mm,
-           table ? "--table" : table_why, head_right ? "right" : "left",
-           head_given ? "--head" : "default: the head end is assumed on the image left; give --head right if not");
+    printf("  table %.1f x %.1f mm (%s)\n", t.length_mm, t.width_mm, table ? "--table" : table_why);
+    printf("  head end on the image %s (%s%s)\n", head_right ? "right" : "left", head_why,
+           !corners && !head_given && res->head_source != CR_CALIB_HEAD_RACK ? "; give --head right if not" : "");
     for (i = 0; i < 4; i++)
         printf("  corner %-10s (%8.2f, %8.2f) px\n", (const char *[]){"head-left", "head-right", "foot-right",
                                                                     "foot-left"}[i],
@@ -362,6 +545,8 @@ int cr_cmd_calibrate(int argc, char **argv)
     printf("  wrote %s and the check image %s\n", out, png);
     rc = CR_EXIT_OK;
 done:
+    for (i = 0; i < MAX_MEDIAN; i++)
+        free(frames[i]);
     free(rgb);
     free(res);
     return rc;

@@ -11,11 +11,26 @@
  * estimated one onto z = R) median / p95 / max (mm), the camera height and
  * nadir errors (mm), and how each camera was obtained.
  *
- * usage: calib_bench [-g] [-n] [N [seed [width height [only]]]]   (defaults
- * 100 1 1280 720; only: run camera index `only` alone, print its corners
- * and write its frame to calib_bench_ONLY.ppm; -g: draw an opaque broadcast
- * graphic, a score box, over a random rail; -n: fit the camera without the
- * diamond sights, as where none are seen)
+ *
+ * The head end (cr_calib_rack_find, params.head_from_rack): in the plain
+ * mode no rack is on the table and the head is on the image left, so every
+ * decision by a rack is a false one (counted). With -r (or --rack as the
+ * last argument) each camera is also yawed by 180 degrees at random (the head on the
+ * image right) and three of four scenes hold a rack on the foot spot (9-ball
+ * 2008 or 2025, 8-ball, 10-ball; shifted up to 15 mm off the spot, the cue ball
+ * behind the head string with the cue and arm aiming at the rack), the
+ * fourth eight balls apart: it prints the share of racks decided right,
+ * wrong and left at the default, and of rack-less scenes decided at all.
+ * In that mode the corner and mapping figures include the rack-less
+ * cameras with the head on the right kept at the default (the image left):
+ * their corners are the other way round, by design.
+ *
+ * usage: calib_bench [-g] [-n] [-r] [N [seed [width height [only]]]] [--rack]
+ * (defaults 100 1 1280 720; only: run camera index `only` alone, print its
+ * corners and write its frame to calib_bench_ONLY.ppm; -g: draw an opaque
+ * broadcast graphic, a score box, over a random rail; -n: fit the camera
+ * without the diamond sights, as where none are seen; -r, --rack: the head
+ * end from racks, above)
  */
 #include <math.h>
 #include <stdio.h>
@@ -99,14 +114,17 @@ static void bench_graphic(uint8_t *img, int w, int h, const cr_camera_t *cam, co
 
 int main(int argc, char **argv)
 {
-    bool graphic = false, no_sights = false;
+    bool graphic = false, no_sights = false, rack_mode = false;
 
     while (argc > 1 && argv[1][0] == '-' && argv[1][1] != '\0' && argv[1][2] == '\0' &&
-           (argv[1][1] == 'g' || argv[1][1] == 'n')) {
+           (argv[1][1] == 'g' || argv[1][1] == 'n' || argv[1][1] == 'r')) {
         graphic |= argv[1][1] == 'g';
         no_sights |= argv[1][1] == 'n';
+        rack_mode |= argv[1][1] == 'r';
         argc--, argv++;
     }
+    if (argc > 1 && !strcmp(argv[argc - 1], "--rack"))
+        rack_mode = true, argc--;
     int n = argc > 1 ? atoi(argv[1]) : 100, w = argc > 4 ? atoi(argv[3]) : 1280, h = argc > 4 ? atoi(argv[4]) : 720;
     uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1, s = seed;
     cr_table_t t;
@@ -120,6 +138,8 @@ int main(int argc, char **argv)
     int n_inf = 0, n_inf_ok = 0, ncrms = 0, ndrms = 0;
     double *crms = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1)), *drms = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
     int ok = 0, nc = 0, nm = 0, nb = 0, ncam = 0, i, fails_by[8] = {0}, by_src[4] = {0}, ndia = 0;
+    /* head end: [racked][right, wrong, default] over successful detections */
+    int head[2][3] = {{0, 0, 0}, {0, 0, 0}}, head_default_right[2] = {0, 0}, racked_failed = 0;
     double cmax = 0.0;
     int only = argc > 5 ? atoi(argv[5]) : -1;
 
@@ -133,13 +153,14 @@ int main(int argc, char **argv)
         cr_camera_t cam;
         cr_render_params_t rp;
         cr_renderer_t *r = NULL;
-        cr_render_ball_t balls[8];
+        cr_render_ball_t balls[CR_TABLE_RACK_MAX + 1];
         cr_render_scene_t sc;
         cr_calib_params_t cp;
         cr_calib_result_t res;
         cr_calib_image_t im;
         double truth[4][2], worst = 0.0;
-        int k, cloth;
+        int k, cloth, kind = 0;
+        bool truth_right = false;
 
         s = seed * 0x100000001B3ull + (uint64_t)i; /* each camera its own stream */
         cloth = (int)(bench_rng(&s) % CR_CLOTH_PRESET_COUNT);
@@ -155,6 +176,11 @@ int main(int argc, char **argv)
         cs.yaw_deg = bench_uni(&s, -5.0, 5.0);
         cs.height_mm = bench_uni(&s, 2600.0, 3400.0);
         cs.k1 = bench_uni(&s, -0.2, 0.0);
+        if (rack_mode) { /* the head on either side; no rack, or one of three games */
+            truth_right = bench_rng(&s) & 1;
+            cs.yaw_deg += truth_right ? 180.0 : 0.0;
+            kind = (int)(bench_rng(&s) % 4);
+        }
         if (cr_camera_build(&cs, &t, &cam) != 0) {
             printf("camera %d: not buildable, skipped\n", i);
             continue;
@@ -183,6 +209,32 @@ int main(int argc, char **argv)
         sc.cue.tip_z_mm = 28.575;
         sc.cue.dir_deg = bench_uni(&s, -60.0, 60.0);
         sc.cue.elevation_deg = 8.0;
+        if (kind > 0) { /* a rack on the foot spot, the cue ball behind the head string */
+            static const cr_game_t games[4] = {CR_GAME_NONE, CR_GAME_9BALL, CR_GAME_8BALL, CR_GAME_10BALL};
+            cr_ball_pos_t pos[CR_TABLE_RACK_MAX];
+            cr_edition_t ed = (bench_rng(&s) & 1) ? CR_EDITION_WPA2025 : CR_EDITION_WPA2008;
+            double ox = bench_uni(&s, -15.0, 15.0), oy = bench_uni(&s, -15.0, 15.0);
+            int nr = cr_table_rack(&t, games[kind], ed, bench_rng(&s), pos, CR_TABLE_RACK_MAX);
+
+            if (nr <= 0) {
+                fprintf(stderr, "rack failed\n");
+                return 2;
+            }
+            balls[0].x_mm = bench_uni(&s, 150.0, 0.25 * t.length_mm - 30.0);
+            balls[0].y_mm = bench_uni(&s, 150.0, t.width_mm - 150.0);
+            for (k = 0; k < nr; k++) {
+                memset(&balls[k + 1], 0, sizeof balls[k + 1]);
+                balls[k + 1].id = pos[k].id;
+                balls[k + 1].x_mm = pos[k].x + ox, balls[k + 1].y_mm = pos[k].y + oy;
+                balls[k + 1].q[0] = 1.0;
+                balls[k + 1].visible = true;
+            }
+            sc.n_balls = nr + 1;
+            sc.cue.dir_deg = atan2(pos[0].y - balls[0].y_mm, pos[0].x - balls[0].x_mm) * 180.0 / 3.14159265358979323846;
+            sc.cue.tip_x_mm = balls[0].x_mm - 30.0 * cos(sc.cue.dir_deg * 3.14159265358979323846 / 180.0);
+            sc.cue.tip_y_mm = balls[0].y_mm - 30.0 * sin(sc.cue.dir_deg * 3.14159265358979323846 / 180.0);
+        }
+
         cr_render_arm_from_cue(&sc.cue, skin, sleeve, false, &sc.arm);
         if (cr_render_frame(r, &sc, 1, 0, img, 3 * w, NULL) != 0) {
             fprintf(stderr, "render failed\n");
@@ -209,6 +261,18 @@ int main(int argc, char **argv)
             cp.min_diamonds = CR_TABLE_DIAMOND_COUNT + 1; /* the camera without the sights' parallax */
         cr_calib_detect(&im, &t, &cp, &res);
         cr_camera_table_corners(&cam, &t, truth);
+        if (res.status != CR_CALIB_OK && kind > 0)
+            racked_failed++;
+        if (res.status == CR_CALIB_OK) {
+            int racked = kind > 0, o = res.head_source != CR_CALIB_HEAD_RACK ? 2 : res.head_on_right == truth_right ? 0 : 1;
+
+            head[racked][o]++;
+            head_default_right[racked] += o == 2 && res.head_on_right == truth_right;
+            if ((racked && o != 0) || (!racked && o != 2) || only >= 0)
+                printf("camera %d: %s, head on the image %s: %s (%s; %d clusters)\n", i, racked ? "racked" : "no rack",
+                       truth_right ? "right" : "left", o == 0 ? "right" : o == 1 ? "WRONG" : "default", res.head_why,
+                       res.rack.n_clusters);
+        }
         if (res.status != CR_CALIB_OK) {
             fails_by[-res.status < 8 ? -res.status : 0]++;
             for (k = 0; k < 4; k++)
@@ -300,6 +364,16 @@ int main(int argc, char **argv)
            bench_pct(berr, nb, 0.5), bench_pct(berr, nb, 0.95), bench_pct(berr, nb, 1.0), bench_count(bworst, ncam, 1.0),
            bench_count(bworst, ncam, 3.0));
     printf("table size inferred from the balls: %d of %d successful, %d of them right\n", n_inf, ok, n_inf_ok);
+    printf("head end, scenes without a rack: %d decided by a rack (false), %d default (%d of them right)\n",
+           head[0][0] + head[0][1], head[0][2], head_default_right[0]);
+    if (rack_mode) {
+        int nr = head[1][0] + head[1][1] + head[1][2];
+
+        printf("head end, racked scenes: %d found: decided right %d (%.1f%%), wrong %d (%.1f%%), left at the default "
+               "%d (%.1f%%, %d of them right by chance); %d racked scenes not calibrated\n",
+               nr, head[1][0], nr ? 100.0 * head[1][0] / nr : 0.0, head[1][1], nr ? 100.0 * head[1][1] / nr : 0.0,
+               head[1][2], nr ? 100.0 * head[1][2] / nr : 0.0, head_default_right[1], racked_failed);
+    }
     printf("camera height error mm: median %.1f p95 %.1f max %.1f; nadir error mm: median %.1f p95 %.1f max %.1f\n",
            bench_pct(herr, ncam, 0.5), bench_pct(herr, ncam, 0.95), bench_pct(herr, ncam, 1.0),
            bench_pct(nerr, ncam, 0.5), bench_pct(nerr, ncam, 0.95), bench_pct(nerr, ncam, 1.0));

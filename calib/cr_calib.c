@@ -29,6 +29,10 @@ void cr_calib_params_defaults(cr_calib_params_t *p)
         return;
     memset(p, 0, sizeof *p);
     p->head_on_right = false;
+    p->head_from_rack = true;
+    p->rack_min_balls = 3.0;
+    p->rack_gap = 0.25;
+    p->rack_spot_tol = 0.5;
     p->centre_frac = 0.3;
     p->chroma_tol = 0.06;
     p->bright_lo = 0.55;
@@ -431,12 +435,12 @@ static bool cr_intersect(const double l0[3], const double l1[3], double out[2])
 
 /* ---- radial distortion ----------------------------------------------------------------- */
 
-/* The one-parameter model: a distorted pixel d and its undistorted pixel q
- * relate through normalised coordinates x = (q - c) / f, with c the image
- * centre and f the image width (a stand-in focal length), by
- * d = c + f x (1 + k1 |x|^2). */
+/* The radial model: a distorted pixel d and its undistorted pixel q relate
+ * through normalised coordinates x = (q - c) / f, with c the image centre
+ * and f the image width (a stand-in focal length), by d = c + f x (1 + k1
+ * |x|^2) (k2 = 0); with known intrinsics c and f are theirs and k2 too. */
 typedef struct {
-    double cu, cv, f, k1;
+    double cu, cv, f, k1, k2;
 } cr_dist_t;
 
 static bool cr_undistort_px(const cr_dist_t *m, double du, double dv, double *qu, double *qv)
@@ -444,12 +448,13 @@ static bool cr_undistort_px(const cr_dist_t *m, double du, double dv, double *qu
     double xd = (du - m->cu) / m->f, yd = (dv - m->cv) / m->f, rd = hypot(xd, yd), ru = rd;
     int it;
 
-    if (m->k1 == 0.0 || rd == 0.0) {
+    if ((m->k1 == 0.0 && m->k2 == 0.0) || rd == 0.0) {
         *qu = du, *qv = dv;
         return true;
     }
     for (it = 0; it < 30; it++) {
-        double g = ru * (1.0 + m->k1 * ru * ru) - rd, dg = 1.0 + 3.0 * m->k1 * ru * ru;
+        double r2 = ru * ru, g = ru * (1.0 + m->k1 * r2 + m->k2 * r2 * r2) - rd,
+               dg = 1.0 + 3.0 * m->k1 * r2 + 5.0 * m->k2 * r2 * r2;
 
         if (dg <= 1e-6)
             return false; /* beyond the monotonic range */
@@ -457,7 +462,7 @@ static bool cr_undistort_px(const cr_dist_t *m, double du, double dv, double *qu
         if (fabs(g) < 1e-13)
             break;
     }
-    if (!(ru > 0.0) || 1.0 + 3.0 * m->k1 * ru * ru <= 0.0)
+    if (!(ru > 0.0) || 1.0 + 3.0 * m->k1 * ru * ru + 5.0 * m->k2 * ru * ru * ru * ru <= 0.0)
         return false;
     *qu = m->cu + m->f * xd * ru / rd;
     *qv = m->cv + m->f * yd * ru / rd;
@@ -466,7 +471,7 @@ static bool cr_undistort_px(const cr_dist_t *m, double du, double dv, double *qu
 
 static void cr_distort_px(const cr_dist_t *m, double qu, double qv, double *du, double *dv)
 {
-    double x = (qu - m->cu) / m->f, y = (qv - m->cv) / m->f, s = 1.0 + m->k1 * (x * x + y * y);
+    double x = (qu - m->cu) / m->f, y = (qv - m->cv) / m->f, r2 = x * x + y * y, s = 1.0 + m->k1 * r2 + m->k2 * r2 * r2;
 
     *du = m->cu + m->f * x * s;
     *dv = m->cv + m->f * y * s;
@@ -935,6 +940,224 @@ static void cr_measure_balls(cr_calib_ctx_t *cx, const cr_table_t *t, cr_calib_r
     }
 }
 
+/* ---- the head end, from a rack ------------------------------------------------------- */
+
+/* Per-cluster moments over the grid cells (table mm). */
+typedef struct {
+    double n, sx, sy, sxx, syy, sxy;
+    double gap[2];  /* nearest cell to each candidate spot (0: foot 3L/4, 1: the other end's L/4), mm */
+    bool border;    /* reaches the band along the cushions */
+} cr_rack_blob_t;
+
+int cr_calib_rack_find(const cr_calib_image_t *img, const cr_table_t *t, const cr_calib_params_t *p,
+                       const cr_calib_result_t *res, cr_calib_rack_t *out)
+{
+    const double pi = 3.14159265358979323846;
+    double d, s, m, ref_chroma[3], ref_sum, a_ball, spot[2][2], best_n = 0.0;
+    uint8_t *obj = NULL;
+    int32_t *stack = NULL;
+    int nx, ny, i, j, k, rg, w, h, found[2] = {0, 0}, status = CR_CALIB_OK;
+    size_t ncell;
+
+    if (!out)
+        return CR_CALIB_ERR_INVALID;
+    memset(out, 0, sizeof *out);
+    if (!img || !t || !p || !res || !img->rgb || img->width < 16 || img->height < 16 || img->stride < 3 * img->width ||
+        res->status != CR_CALIB_OK || !(t->length_mm > 0.0) || !(t->width_mm > 0.0) || !(p->rack_gap >= 0.0) ||
+        !(p->rack_spot_tol >= 0.0))
+        return CR_CALIB_ERR_INVALID;
+    w = img->width, h = img->height;
+    /* one ball's apparent diameter in table mm: measured on the isolated balls
+     * when at least two agree on it (blur, shadow and the balls' height
+     * included) and it is plausible (0.75 to 1.5 times 2 R: a smaller table
+     * taken for t looks up to 1.3 times larger), else 2 R */
+    d = 2.0 * t->ball_radius_mm;
+    if (res->n_balls_measured >= 2 && res->ball_diameter_mm >= 0.75 * d && res->ball_diameter_mm <= 1.5 * d)
+        d = res->ball_diameter_mm;
+    a_ball = 0.25 * pi * d * d;
+    s = d / 8.0, m = d;
+    nx = (int)((t->length_mm - 2.0 * m) / s), ny = (int)((t->width_mm - 2.0 * m) / s);
+    if (nx < 8 || ny < 8)
+        return CR_CALIB_ERR_INVALID;
+    ncell = (size_t)nx * (size_t)ny;
+    ref_sum = (double)res->cloth_rgb[0] + res->cloth_rgb[1] + res->cloth_rgb[2];
+    if (ref_sum <= 0.0)
+        return CR_CALIB_ERR_INVALID;
+    for (k = 0; k < 3; k++)
+        ref_chroma[k] = res->cloth_rgb[k] / ref_sum;
+    spot[0][0] = 0.75 * t->length_mm, spot[1][0] = 0.25 * t->length_mm;
+    spot[0][1] = spot[1][1] = 0.5 * t->width_mm;
+    obj = malloc(ncell);
+    stack = malloc(ncell * sizeof *stack);
+    if (!obj || !stack) {
+        status = CR_CALIB_ERR_NOMEM;
+        goto out;
+    }
+    /* 1: object cells (not cloth); 0: cloth or not in the image */
+    for (j = 0; j < ny; j++)
+        for (i = 0; i < nx; i++) {
+            double u, v;
+            int iu, iv;
+
+            obj[(size_t)j * nx + i] = 0;
+            if (!cr_calib_table_to_pixel(res, m + (i + 0.5) * s, m + (j + 0.5) * s, &u, &v))
+                continue;
+            iu = (int)lround(u), iv = (int)lround(v);
+            if (iu < 0 || iv < 0 || iu >= w || iv >= h)
+                continue;
+            obj[(size_t)j * nx + i] = !cr_is_cloth(cr_px(img, iu, iv), ref_chroma, ref_sum, p);
+        }
+    /* clusters: object cells within rack_gap diameters of each other (2: visited) */
+    rg = (int)fmax(1.0, ceil(p->rack_gap * d / s)); /* touching cells at least */
+    for (j = 0; j < ny; j++)
+        for (i = 0; i < nx; i++) {
+            cr_rack_blob_t b;
+            size_t top = 0;
+            double cx, cy, vxx, vyy, vxy, tr, det, l1, l2, n_balls;
+            int e;
+
+            if (obj[(size_t)j * nx + i] != 1)
+                continue;
+            memset(&b, 0, sizeof b);
+            b.gap[0] = b.gap[1] = HUGE_VAL;
+            obj[(size_t)j * nx + i] = 2;
+            stack[top++] = (int32_t)((size_t)j * nx + i);
+            while (top > 0) {
+                int32_t q = stack[--top];
+                int qi = q % nx, qj = q / nx, di, dj;
+                double x = m + (qi + 0.5) * s, y = m + (qj + 0.5) * s;
+
+                b.n += 1.0, b.sx += x, b.sy += y, b.sxx += x * x, b.syy += y * y, b.sxy += x * y;
+                for (e = 0; e < 2; e++)
+                    b.gap[e] = fmin(b.gap[e], fmax(0.0, hypot(x - spot[e][0], y - spot[e][1]) - 0.5 * s));
+                if (qi == 0 || qj == 0 || qi == nx - 1 || qj == ny - 1)
+                    b.border = true;
+                for (dj = -rg; dj <= rg; dj++)
+                    for (di = -rg; di <= rg; di++) {
+                        int ni = qi + di, nj = qj + dj;
+                        size_t id;
+
+                        if (ni < 0 || nj < 0 || ni >= nx || nj >= ny || (di * di + dj * dj) * s * s > (rg * s) * (rg * s))
+                            continue;
+                        id = (size_t)nj * nx + ni;
+                        if (obj[id] == 1) {
+                            obj[id] = 2;
+                            stack[top++] = (int32_t)id;
+                        }
+                    }
+            }
+            n_balls = b.n * s * s / a_ball;
+            if (b.border || n_balls < p->rack_min_balls - 0.5 || n_balls > 30.0)
+                continue;
+            /* compact: the second moments within 2.5:1 (a line of three balls is
+             * 3.4:1, a cue far more), and the area at least a third of that of the
+             * disc with the same polar moment (radius^2 = 2 trace; a disc fills
+             * all of it, a triangle 0.83, a 2.5:1 rectangle 0.66; spread or
+             * branching shapes, a hand, less) */
+            cx = b.sx / b.n, cy = b.sy / b.n;
+            vxx = b.sxx / b.n - cx * cx, vyy = b.syy / b.n - cy * cy, vxy = b.sxy / b.n - cx * cy;
+            tr = vxx + vyy, det = vxx * vyy - vxy * vxy;
+            l1 = 0.5 * tr + sqrt(fmax(0.0, 0.25 * tr * tr - det)), l2 = 0.5 * tr - sqrt(fmax(0.0, 0.25 * tr * tr - det));
+            if (!(l2 > 0.0) || l1 > 2.5 * 2.5 * l2)
+                continue;
+            if (b.n * s * s < (1.0 / 3.0) * pi * 2.0 * tr)
+                continue;
+            out->n_clusters++;
+            for (e = 0; e < 2; e++) {
+                /* over the spot, centred on the long string, not in front of the spot
+                 * (in front: toward that end's head; the foot rail is beyond it) */
+                double ahead = e == 0 ? spot[e][0] - cx : cx - spot[e][0];
+
+                if (b.gap[e] <= p->rack_spot_tol * d && fabs(cy - spot[e][1]) <= p->rack_spot_tol * d &&
+                    ahead <= p->rack_spot_tol * d) {
+                    found[e]++;
+                    if (n_balls > best_n) {
+                        double uc, vc, ut, vt;
+
+                        best_n = n_balls;
+                        out->n_balls = n_balls;
+                        out->centre_mm[0] = cx, out->centre_mm[1] = cy;
+                        out->spot_gap_mm = b.gap[e];
+                        if (cr_calib_table_to_pixel(res, cx, cy, &uc, &vc) &&
+                            cr_calib_table_to_pixel(res, 0.5 * t->length_mm, 0.5 * t->width_mm, &ut, &vt))
+                            out->on_image_right = uc > ut;
+                    }
+                }
+            }
+        }
+    out->where = found[0] && found[1] ? CR_CALIB_RACK_BOTH
+                 : found[0]           ? CR_CALIB_RACK_AT_FOOT
+                 : found[1]           ? CR_CALIB_RACK_AT_HEAD
+                                      : CR_CALIB_RACK_NONE;
+out:
+    free(obj);
+    free(stack);
+    return status;
+}
+
+int cr_calib_result_flip_head(cr_calib_result_t *res, const cr_table_t *t)
+{
+    double c[4][2], f[9], a[9];
+    int k, i;
+
+    if (!res || !t || res->status != CR_CALIB_OK)
+        return CR_CALIB_ERR_INVALID;
+    memcpy(c, res->corners_px, sizeof c);
+    for (k = 0; k < 4; k++) /* head-left <- foot-right, head-right <- foot-left, ... */
+        res->corners_px[k][0] = c[(k + 2) % 4][0], res->corners_px[k][1] = c[(k + 2) % 4][1];
+    /* F: (x, y) -> (L - x, W - y), its own inverse; table_to_px F and F px_to_table */
+    memset(f, 0, sizeof f);
+    f[0] = -1.0, f[2] = t->length_mm, f[4] = -1.0, f[5] = t->width_mm, f[8] = 1.0;
+    memcpy(a, res->table_to_px, sizeof a);
+    for (i = 0; i < 3; i++)
+        for (k = 0; k < 3; k++)
+            res->table_to_px[3 * i + k] = a[3 * i] * f[k] + a[3 * i + 1] * f[3 + k] + a[3 * i + 2] * f[6 + k];
+    memcpy(a, res->px_to_table, sizeof a);
+    for (i = 0; i < 3; i++)
+        for (k = 0; k < 3; k++)
+            res->px_to_table[3 * i + k] = f[3 * i] * a[k] + f[3 * i + 1] * a[3 + k] + f[3 * i + 2] * a[6 + k];
+    for (i = 0; i < 2; i++) { /* H[8] = 1, as cr_calib_homography4 leaves them */
+        double *hm = i ? res->px_to_table : res->table_to_px, s = hm[8];
+
+        if (fabs(s) > 1e-12)
+            for (k = 0; k < 9; k++)
+                hm[k] /= s;
+    }
+    /* the camera: X_cam = rot (x - pos, y - pos, -(z - pos)); with x = L - x'
+     * the first two table columns of rot change sign */
+    if (res->camera_source != CR_CALIB_CAMERA_NONE) {
+        res->camera.pos[0] = t->length_mm - res->camera.pos[0];
+        res->camera.pos[1] = t->width_mm - res->camera.pos[1];
+        for (i = 0; i < 3; i++)
+            res->camera.rot[3 * i] = -res->camera.rot[3 * i], res->camera.rot[3 * i + 1] = -res->camera.rot[3 * i + 1];
+    }
+    res->head_on_right = !res->head_on_right;
+    if (res->rack.where == CR_CALIB_RACK_AT_FOOT || res->rack.where == CR_CALIB_RACK_AT_HEAD)
+        res->rack.where = res->rack.where == CR_CALIB_RACK_AT_FOOT ? CR_CALIB_RACK_AT_HEAD : CR_CALIB_RACK_AT_FOOT;
+    if (res->rack.n_balls > 0.0)
+        res->rack.centre_mm[0] = t->length_mm - res->rack.centre_mm[0],
+        res->rack.centre_mm[1] = t->width_mm - res->rack.centre_mm[1];
+    return CR_CALIB_OK;
+}
+
+void cr_calib_head_describe(cr_calib_result_t *res)
+{
+    const char *side;
+
+    if (!res)
+        return;
+    side = res->head_on_right ? "right" : "left";
+    if (res->head_source == CR_CALIB_HEAD_GIVEN)
+        snprintf(res->head_why, sizeof res->head_why, "given: image %s", side);
+    else if (res->head_source == CR_CALIB_HEAD_RACK)
+        snprintf(res->head_why, sizeof res->head_why,
+                 "rack of about %.0f balls around the foot spot at the image %s", res->rack.n_balls,
+                 res->rack.on_image_right ? "right" : "left");
+    else
+        snprintf(res->head_why, sizeof res->head_why, "default: image %s (%s)", side,
+                 res->rack.where == CR_CALIB_RACK_BOTH ? "racks at both ends: ambiguous" : "no rack seen");
+}
+
 int cr_calib_camera_estimate(const cr_calib_image_t *img, const cr_table_t *t, const cr_calib_params_t *p,
                              cr_calib_result_t *res)
 {
@@ -1128,8 +1351,16 @@ int cr_calib_detect(const cr_calib_image_t *img, const cr_table_t *t, const cr_c
 
     /* radial distortion: the k1 whose undistortion puts the edge points best
      * on four lines (MSAC cost on a grid, then a parabola through the minimum) */
-    dm.cu = 0.5 * (w - 1), dm.cv = 0.5 * (h - 1), dm.f = w, dm.k1 = 0.0;
-    if (p->estimate_k1 && p->k1_step > 0.0 && p->k1_max > p->k1_min) {
+    dm.cu = 0.5 * (w - 1), dm.cv = 0.5 * (h - 1), dm.f = w, dm.k1 = 0.0, dm.k2 = 0.0;
+    if (p->intrinsics) { /* known: measured apart (a checkerboard) */
+        const cr_calib_intrinsics_t *in = p->intrinsics;
+
+        if (in->width != w || in->height != h || !(in->fx > 0.0)) {
+            status = cr_fail(res, CR_CALIB_ERR_INVALID, "the intrinsics are for another image size");
+            goto out;
+        }
+        dm.cu = in->cx, dm.cv = in->cy, dm.f = in->fx, dm.k1 = in->k1, dm.k2 = in->k2;
+    } else if (p->estimate_k1 && p->k1_step > 0.0 && p->k1_max > p->k1_min) {
         double k, best_k = 0.0, best = HUGE_VAL, c_lo = HUGE_VAL, c_hi = HUGE_VAL;
 
         double coarse = 4.0 * p->k1_step, lo, hi;
@@ -1178,7 +1409,7 @@ int cr_calib_detect(const cr_calib_image_t *img, const cr_table_t *t, const cr_c
             status = cr_fail(res, CR_CALIB_ERR_EDGES, d);
             goto out;
         }
-    res->k1 = dm.k1;
+    res->k1 = dm.k1, res->k2 = dm.k2;
     res->dist_centre_px[0] = dm.cu, res->dist_centre_px[1] = dm.cv, res->dist_f_px = dm.f;
 
     /* corners (SPEC §5 order) and the homography, in undistorted pixels */
@@ -1268,6 +1499,21 @@ int cr_calib_detect(const cr_calib_image_t *img, const cr_table_t *t, const cr_c
     }
     res->status = CR_CALIB_OK;
     res->message[0] = '\0';
+    /* the head end: the side given, or the end whose foot spot a rack is on */
+    res->head_on_right = p->head_on_right;
+    res->head_source = p->head_from_rack ? CR_CALIB_HEAD_DEFAULT : CR_CALIB_HEAD_GIVEN;
+    if (p->head_from_rack) {
+        status = cr_calib_rack_find(img, t, p, res, &res->rack);
+        if (status == CR_CALIB_ERR_NOMEM) {
+            cr_fail(res, status, "looking for a rack");
+            goto out;
+        } /* else (a table too small for the grid): no rack, the default side */
+        if (res->rack.where == CR_CALIB_RACK_AT_HEAD)
+            cr_calib_result_flip_head(res, t);
+        if (res->rack.where == CR_CALIB_RACK_AT_FOOT)
+            res->head_source = CR_CALIB_HEAD_RACK;
+    }
+    cr_calib_head_describe(res);
     status = CR_CALIB_OK;
 out:
     free(und);

@@ -21,10 +21,15 @@
  *      found on the rail caps around the outline, their parallax, and a
  *      camera fitted to the homography and the sights; a camera that cannot
  *      reproduce the outline, or sights that disagree with it, fail;
- *   5. the balls' apparent size, for cr_calib_table_infer.
+ *   5. the balls' apparent size, for cr_calib_table_infer;
+ *   6. the head end (head_from_rack): a rack over one end's foot spot
+ *      (cr_calib_rack_find) turns the result end for end when it is the
+ *      end head_on_right put at the head.
  *
- * The head end is assumed on the image left (or right, head_on_right), the
- * table roughly axis-aligned in the image (yaw within about +-10 degrees).
+ * The head end: from a rack seen on the table (head_from_rack, below:
+ * cr_calib_rack_find), else the image side head_on_right gives (default:
+ * the image left). The table is roughly axis-aligned in the image (yaw
+ * within about +-10 degrees).
  * Lens distortion: one radial coefficient k1 about the image centre, the
  * value that makes the four edge point sets straightest (see k1 below).
  *
@@ -73,8 +78,29 @@ typedef enum {
 /* A short constant description of a status. */
 const char *cr_calib_strerror(int status);
 
+/* Camera intrinsics measured apart from the table (a checkerboard:
+ * cr_cv_checker.h), in cr_camera.h conventions: pixel (i, j) centred at
+ * (i, j), radial distortion on fx-normalised coordinates (OpenCV's). */
 typedef struct {
-    bool head_on_right;   /* the head end is on the image right (default: left) */
+    int width, height;     /* the image size they hold for, px */
+    double fx, fy;         /* focal lengths, px */
+    double cx, cy;         /* principal point, px */
+    double k1, k2;         /* radial distortion (Brown, as cr_camera_t) */
+    double rms_px;         /* reprojection rms of the fit, px */
+    int n_views;           /* views it was fitted on */
+} cr_calib_intrinsics_t;
+
+typedef struct {
+    bool head_on_right;   /* the head end is on the image right (default: left); with
+                             head_from_rack, the side kept when no rack decides it */
+    bool head_from_rack;  /* decide the head end from a rack on the table (true): a tight
+                             cluster of balls over one end's foot spot (cr_calib_rack_find);
+                             set it false where the user gave the side */
+    double rack_min_balls;/* balls a cluster must hold (by area) to count as a rack (3) */
+    double rack_gap;      /* largest gap between two balls of one cluster, in ball
+                             diameters (0.25: frozen or nearly frozen) */
+    double rack_spot_tol; /* how far the foot spot may lie outside the cluster, and its
+                             centroid off the long string, in ball diameters (0.5) */
     double centre_frac;   /* side of the central region sampled for the cloth colour,
                              fraction of the image (0.3) */
     double chroma_tol;    /* max Euclidean chromaticity distance to the cloth (0.06) */
@@ -111,6 +137,11 @@ typedef struct {
                                   of max_diamond_rms_mm */
     double max_diamond_rms_mm; /* the sights' along-rail rms against the camera (3.0 mm) */
     double min_corner_angle_deg; /* each corner of the outline within [a, 180 - a] (30) */
+    /* known intrinsics (NULL: estimated): the distortion and principal point are
+     * theirs (no k1 search), the focal length is held (cr_calib_camera_fit), so
+     * the camera height needs neither the sights nor the prior; for images of
+     * their size only (else CR_CALIB_ERR_INVALID). Not owned; valid during calls. */
+    const cr_calib_intrinsics_t *intrinsics;
 } cr_calib_params_t;
 
 void cr_calib_params_defaults(cr_calib_params_t *p);
@@ -131,16 +162,48 @@ void cr_calib_params_defaults(cr_calib_params_t *p);
  *   PRIOR       neither decides it (height uncertainty over 10%): the height
  *               comes from prior_height_mm. Ball positions at z = R are then
  *               off by up to (distance from nadir) * R / h * relative height
- *               error, about 13 mm * 50% near the cushions. */
+ *               error, about 13 mm * 50% near the cushions;
+ *   INTRINSICS  the focal length (and principal point, distortion) given
+ *               in params.intrinsics, measured apart (a checkerboard). */
 typedef enum {
     CR_CALIB_CAMERA_NONE = 0,
     CR_CALIB_CAMERA_DIAMONDS,
     CR_CALIB_CAMERA_HOMOGRAPHY,
-    CR_CALIB_CAMERA_PRIOR
+    CR_CALIB_CAMERA_PRIOR,
+    CR_CALIB_CAMERA_INTRINSICS
 } cr_calib_camera_source_t;
 
-/* "none", "diamond parallax", "cloth homography perspective", "prior height". */
+/* "none", "diamond parallax", "cloth homography perspective", "prior height",
+ * "known intrinsics". */
 const char *cr_calib_camera_source_name(int source);
+
+/* Where a rack was seen (cr_calib_rack_t.where), in the table frame of the
+ * result it was looked for with. */
+typedef enum {
+    CR_CALIB_RACK_NONE = 0, /* no cluster of balls over either foot spot */
+    CR_CALIB_RACK_AT_FOOT,  /* over the foot spot (3L/4, W/2): the head end is as the result has it */
+    CR_CALIB_RACK_AT_HEAD,  /* over the other end's spot (L/4, W/2): the head end is the other end */
+    CR_CALIB_RACK_BOTH      /* clusters over both: ambiguous, nothing decided */
+} cr_calib_rack_where_t;
+
+/* A rack seen in a frame (cr_calib_rack_find). */
+typedef struct {
+    int where;             /* cr_calib_rack_where_t */
+    double n_balls;        /* the rack's size in balls: its area over one ball's footprint
+                              (0 when none) */
+    double centre_mm[2];   /* its centroid, table mm in the result's frame */
+    double spot_gap_mm;    /* from the foot spot it is over to its nearest part (0: the
+                              spot is under it) */
+    bool on_image_right;   /* its centroid is right of the table centre in the image */
+    int n_clusters;        /* clusters of at least rack_min_balls balls on the bed, anywhere */
+} cr_calib_rack_t;
+
+/* How the head end was decided (cr_calib_result_t.head_source). */
+typedef enum {
+    CR_CALIB_HEAD_GIVEN = 0, /* params.head_on_right, head_from_rack off */
+    CR_CALIB_HEAD_DEFAULT,   /* params.head_on_right kept: no rack, or racks at both ends */
+    CR_CALIB_HEAD_RACK       /* the foot spot under a rack */
+} cr_calib_head_source_t;
 
 /* Image sides of the table as found. */
 enum { CR_CALIB_SIDE_TOP = 0, CR_CALIB_SIDE_BOTTOM, CR_CALIB_SIDE_LEFT, CR_CALIB_SIDE_RIGHT, CR_CALIB_SIDES };
@@ -157,10 +220,13 @@ typedef struct {
     double rms_px[CR_CALIB_SIDES]; /* rms distance of the inliers to their line, px */
     double k1;                     /* radial distortion: a distorted pixel d and its undistorted
                                       pixel q relate through x = (q - c) / f by
-                                      d = c + f x (1 + k1 |x|^2) */
-    double dist_centre_px[2];      /* c: the image centre ((w-1)/2, (h-1)/2) */
+                                      d = c + f x (1 + k1 |x|^2 + k2 |x|^4) */
+    double k2;                     /* 0, unless given by params.intrinsics */
+    double dist_centre_px[2];      /* c: the image centre ((w-1)/2, (h-1)/2); with
+                                      params.intrinsics their principal point */
     double dist_f_px;              /* f: the image width, a stand-in focal length (k1 equals
-                                      the camera's k1 scaled by (f / fx)^2) */
+                                      the camera's k1 scaled by (f / fx)^2); with
+                                      params.intrinsics their fx */
     double table_to_px[9];         /* row-major homography, (x mm, y mm, 1) -> undistorted pixels */
     double px_to_table[9];         /* its inverse */
     /* the posed camera (params.estimate_camera; camera_source NONE otherwise) */
@@ -182,11 +248,21 @@ typedef struct {
                                       table mm of the table given (0: none found); a ball of
                                       57.15 mm looks about 1% larger from 3 m */
     int n_balls_measured;          /* blobs it is the median of */
+    /* the head end (SPEC §1: x = 0) */
+    bool head_on_right;            /* on the image right (corners_px[0..1] on that side) */
+    int head_source;               /* cr_calib_head_source_t */
+    cr_calib_rack_t rack;          /* the rack looked for (head_from_rack), in this result's frame */
+    char head_why[160];            /* what decided it, e.g. "rack of about 9 balls around the foot
+                                      spot at the image right" or "default: image left (no rack
+                                      seen)" */
 } cr_calib_result_t;
 
 /* Finds the table in img (t gives L and W for the mapping). Always fills
- * res->status and res->message; returns res->status. Allocates about 5
- * bytes per pixel of scratch, freed before returning. */
+ * res->status and res->message; returns res->status. On success also the
+ * head end (res->head_on_right, head_source, rack, head_why): with
+ * p->head_from_rack a rack in img decides it (cr_calib_rack_find), else
+ * the side p->head_on_right gives. Allocates about 5 bytes per pixel of
+ * scratch (and the rack grid's), freed before returning. */
 int cr_calib_detect(const cr_calib_image_t *img, const cr_table_t *t, const cr_calib_params_t *p,
                     cr_calib_result_t *res);
 
@@ -242,6 +318,45 @@ int cr_calib_table_infer(const cr_calib_result_t *res, const cr_table_t *t, cr_t
  * scratch, freed before returning. */
 int cr_calib_camera_estimate(const cr_calib_image_t *img, const cr_table_t *t, const cr_calib_params_t *p,
                              cr_calib_result_t *res);
+
+/* Looks for a rack in img (any frame from the camera of res: the frame res
+ * was found in, or another one) through a successful result res. The bed
+ * (one ball diameter in from the noses) is sampled on a grid of an eighth
+ * of a ball diameter in table mm; a cell is an object where the pixel over
+ * it is not cloth (res->cloth_rgb, the tolerances of p). Object cells
+ * closer than p->rack_gap ball diameters form one cluster; a cluster is a
+ * rack when it holds at least p->rack_min_balls balls by area (one ball's
+ * footprint: res->ball_diameter_mm when measured on two balls or more and
+ * within 0.75 to 1.5 times 2 R, else 2 R), at most 30
+ * (a 15-ball rack, its frame and shadows), is compact (its second moments
+ * within 2.5:1, its area at least a third of the disc of the same polar
+ * moment: not a cue, a line of balls or a hand), does not reach the
+ * band along the cushions (arms, bridges), and lies over one end's foot spot: the
+ * spot within p->rack_spot_tol diameters of the cluster, the centroid
+ * within that of the long string and not more than that in front of the
+ * spot (racks stand on the spot and extend toward the foot rail). The
+ * ball diameter is the apparent one (blur and the balls' height included), so
+ * sizes are relative to what the camera shows. Fills *out; returns
+ * CR_CALIB_OK, CR_CALIB_ERR_INVALID (bad arguments, res not successful) or
+ * CR_CALIB_ERR_NOMEM. Allocates about 9 bytes per grid cell (0.5 MB for a
+ * 9 ft table), freed before returning. Thread-safe (reads only). */
+int cr_calib_rack_find(const cr_calib_image_t *img, const cr_table_t *t, const cr_calib_params_t *p,
+                       const cr_calib_result_t *res, cr_calib_rack_t *out);
+
+/* Turns a successful result end for end: the table frame rotated by 180
+ * degrees about the table centre (x -> L - x, y -> W - y), so its head end
+ * is the other image side: the corners, both homographies, the posed camera
+ * (position and rotation), res->head_on_right and res->rack follow; lines
+ * and distortion (image properties) do not change. head_source and
+ * head_why are left to the caller. Returns CR_CALIB_OK or
+ * CR_CALIB_ERR_INVALID. Pure. */
+int cr_calib_result_flip_head(cr_calib_result_t *res, const cr_table_t *t);
+
+/* Writes res->head_why for the current head_on_right, head_source and rack
+ * ("rack of about N balls around the foot spot at the image right",
+ * "default: image left (no rack seen)", "default: image left (racks at both
+ * ends: ambiguous)", "given: image right"). */
+void cr_calib_head_describe(cr_calib_result_t *res);
 
 /* The homography H (row-major) with H (src_i, 1) ~ (dst_i, 1) for four
  * point pairs, normalised so H[8] = 1. Returns false when degenerate. */

@@ -129,12 +129,13 @@ bool cr_calib_undistort(const cr_calib_result_t *res, double u, double v, double
     f = res->dist_f_px;
     xd = (u - res->dist_centre_px[0]) / f, yd = (v - res->dist_centre_px[1]) / f;
     rd = hypot(xd, yd), ru = rd;
-    if (res->k1 == 0.0 || rd == 0.0) {
+    if ((res->k1 == 0.0 && res->k2 == 0.0) || rd == 0.0) {
         *qu = u, *qv = v;
         return true;
     }
     for (it = 0; it < 30; it++) {
-        double g = ru * (1.0 + res->k1 * ru * ru) - rd, dg = 1.0 + 3.0 * res->k1 * ru * ru;
+        double r2 = ru * ru, g = ru * (1.0 + res->k1 * r2 + res->k2 * r2 * r2) - rd,
+               dg = 1.0 + 3.0 * res->k1 * r2 + 5.0 * res->k2 * r2 * r2;
 
         if (dg <= 1e-6)
             return false;
@@ -142,7 +143,7 @@ bool cr_calib_undistort(const cr_calib_result_t *res, double u, double v, double
         if (fabs(g) < 1e-13)
             break;
     }
-    if (!(ru > 0.0) || 1.0 + 3.0 * res->k1 * ru * ru <= 0.0)
+    if (!(ru > 0.0) || 1.0 + 3.0 * res->k1 * ru * ru + 5.0 * res->k2 * ru * ru * ru * ru <= 0.0)
         return false;
     *qu = res->dist_centre_px[0] + f * xd * ru / rd;
     *qv = res->dist_centre_px[1] + f * yd * ru / rd;
@@ -169,7 +170,7 @@ bool cr_calib_table_to_pixel(const cr_calib_result_t *res, double x_mm, double y
     if (!cr_calib_apply(res->table_to_px, x_mm, y_mm, &qu, &qv))
         return false;
     x = (qu - res->dist_centre_px[0]) / res->dist_f_px, y = (qv - res->dist_centre_px[1]) / res->dist_f_px;
-    s = 1.0 + res->k1 * (x * x + y * y);
+    s = 1.0 + res->k1 * (x * x + y * y) + res->k2 * (x * x + y * y) * (x * x + y * y);
     *u = res->dist_centre_px[0] + res->dist_f_px * x * s;
     *v = res->dist_centre_px[1] + res->dist_f_px * y * s;
     return true;
@@ -183,6 +184,7 @@ const char *cr_calib_camera_source_name(int source)
     case CR_CALIB_CAMERA_DIAMONDS: return "diamond parallax";
     case CR_CALIB_CAMERA_HOMOGRAPHY: return "cloth homography perspective";
     case CR_CALIB_CAMERA_PRIOR: return "prior height";
+    case CR_CALIB_CAMERA_INTRINSICS: return "known intrinsics";
     default: return "none";
     }
 }
@@ -270,7 +272,8 @@ static void cr_rot_update(const double r0[9], const double w[3], double out[9])
 #define CR_CAM_NP 7        /* log f, rotation increment (3), position (3) */
 #define CR_CAM_GRID_U 5    /* homography grid over the table */
 #define CR_CAM_GRID_V 3
-#define CR_CAM_MAX_RES (2 * CR_CAM_GRID_U * CR_CAM_GRID_V + CR_TABLE_DIAMOND_COUNT + 1)
+#define CR_CAM_MAX_RES (2 * CR_CAM_GRID_U * CR_CAM_GRID_V + CR_TABLE_DIAMOND_COUNT + 2)
+#define CR_CAM_KNOWN_F_SIGMA 1e-4 /* log f held to a known focal length (1e-4: 0.01%) */
 #define CR_CAM_H_SIGMA_PX 0.5
 
 typedef struct {
@@ -281,6 +284,8 @@ typedef struct {
     const bool *dlong;
     int nd;
     double dsig, rail_h, prior_h, prior_sig;
+    bool known_f;      /* the focal length is known (intrinsics) ... */
+    double known_logf; /* ... its log */
 } cr_cam_problem_t;
 
 /* Residuals of the camera (log f, r, pos) : returns the count, or -1 when a
@@ -316,6 +321,8 @@ static int cr_cam_residuals(const cr_cam_problem_t *pb, double logf, const doubl
         out[n++] = ((pb->dlong[i] ? pos[0] + t * dx : pos[1] + t * dy) - pb->dal[i]) / pb->dsig;
     }
     out[n++] = (pos[2] - pb->prior_h) / pb->prior_sig;
+    if (pb->known_f)
+        out[n++] = (logf - pb->known_logf) / CR_CAM_KNOWN_F_SIGMA;
     return n;
 }
 
@@ -410,6 +417,12 @@ int cr_calib_camera_fit(cr_calib_result_t *res, int width, int height, const cr_
     memset(&pb, 0, sizeof pb);
     pb.h = res->table_to_px;
     pb.cx = 0.5 * (width - 1), pb.cy = 0.5 * (height - 1);
+    if (p->intrinsics) { /* the principal point and focal length measured apart */
+        if (!(p->intrinsics->fx > 0.0))
+            return CR_CALIB_ERR_INVALID;
+        pb.cx = p->intrinsics->cx, pb.cy = p->intrinsics->cy;
+        pb.known_f = true, pb.known_logf = log(p->intrinsics->fx);
+    }
     /* the table size from the homography's own corners is not known here:
      * recover L and W as the preimages' extent of the result's corners */
     {
@@ -439,6 +452,12 @@ int cr_calib_camera_fit(cr_calib_result_t *res, int width, int height, const cr_
     pos[0] = x0, pos[1] = y0, pos[2] = p->prior_height_mm;
     if (!cr_cam_start(&pb, pos, &logf, r))
         return CR_CALIB_ERR_GEOMETRY;
+    if (pb.known_f) { /* along the family height and focal length scale together */
+        pos[2] *= exp(pb.known_logf - logf);
+        if (!cr_cam_start(&pb, pos, &logf, r))
+            return CR_CALIB_ERR_GEOMETRY;
+        logf = pb.known_logf;
+    }
     n = cr_cam_residuals(&pb, logf, r, pos, cur);
     if (n < 0)
         return CR_CALIB_ERR_GEOMETRY;
@@ -538,7 +557,7 @@ int cr_calib_camera_fit(cr_calib_result_t *res, int width, int height, const cr_
         cam->fx = cam->fy = f;
         cam->cx = pb.cx, cam->cy = pb.cy;
         cam->k1 = res->dist_f_px > 0.0 ? res->k1 * (f / res->dist_f_px) * (f / res->dist_f_px) : 0.0;
-        cam->k2 = 0.0;
+        cam->k2 = res->dist_f_px > 0.0 ? res->k2 * pow(f / res->dist_f_px, 4.0) : 0.0;
         memcpy(cam->rot, r, sizeof r);
         memcpy(cam->pos, pos, sizeof pos);
         for (i = 0; i < 3; i++)
@@ -553,7 +572,9 @@ int cr_calib_camera_fit(cr_calib_result_t *res, int width, int height, const cr_
             res->diamond_rms_mm = pb.dsig * sqrt(e / n_diamonds);
         }
         res->n_diamonds = n_diamonds;
-        if (n_diamonds > 0)
+        if (pb.known_f)
+            res->camera_source = CR_CALIB_CAMERA_INTRINSICS;
+        else if (n_diamonds > 0)
             res->camera_source = CR_CALIB_CAMERA_DIAMONDS;
         else if (res->camera_sigma_mm[2] < 0.1 * pos[2])
             res->camera_source = CR_CALIB_CAMERA_HOMOGRAPHY;

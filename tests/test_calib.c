@@ -492,6 +492,376 @@ static void test_table_infer(void)
     CU_ASSERT_EQUAL(cr_calib_table_infer(&res, &t9, &out, why, sizeof why), CR_CALIB_ERR_INVALID);
 }
 
+/* ---- the head end from a rack ------------------------------------------------------- */
+
+#define RACK_W 960
+#define RACK_H 540
+
+/* Renders a RACK_W x RACK_H frame of the 9 ft table with the balls given
+ * (table mm, ids as given) and no cue; NULL on failure (caller frees). */
+static uint8_t *rack_render(const cr_camera_setup_t *cs, cr_cloth_preset_t cloth, const cr_ball_pos_t *pos, int n,
+                            cr_camera_t *cam)
+{
+    cr_table_t t = cal_t9();
+    cr_render_params_t rp;
+    cr_renderer_t *r = NULL;
+    cr_render_ball_t balls[CR_RENDER_MAX_BALLS];
+    cr_render_scene_t sc;
+    uint8_t *img;
+    int k;
+
+    if (n > CR_RENDER_MAX_BALLS || cr_camera_build(cs, &t, cam) != 0)
+        return NULL;
+    cr_render_params_defaults(&rp, &t);
+    if (cr_render_cloth_rgb(cloth, rp.cloth_rgb) != 0 || cr_renderer_create(cam, &t, &rp, &r) != 0)
+        return NULL;
+    memset(&sc, 0, sizeof sc);
+    for (k = 0; k < n; k++) {
+        memset(&balls[k], 0, sizeof balls[k]);
+        balls[k].id = pos[k].id, balls[k].x_mm = pos[k].x, balls[k].y_mm = pos[k].y;
+        balls[k].q[0] = 1.0;
+        balls[k].visible = true;
+    }
+    sc.balls = balls, sc.n_balls = n;
+    img = malloc((size_t)RACK_W * RACK_H * 3);
+    if (img && cr_render_frame(r, &sc, 1, 0, img, 3 * RACK_W, NULL) != 0) {
+        free(img);
+        img = NULL;
+    }
+    cr_renderer_destroy(r);
+    return img;
+}
+
+/* A rack of game g at the foot spot and the cue ball behind the head string. */
+static int rack_balls(cr_game_t g, cr_ball_pos_t *pos)
+{
+    cr_table_t t = cal_t9();
+    int n = cr_table_rack(&t, g, CR_EDITION_WPA2008, 7, pos + 1, CR_TABLE_RACK_MAX);
+
+    pos[0].id = 0, pos[0].x = 500.0, pos[0].y = 700.0;
+    return n > 0 ? n + 1 : n;
+}
+
+/* Worst corner error (px) of a result against the true camera. */
+static double rack_corner_err(const cr_calib_result_t *res, const cr_camera_t *cam)
+{
+    cr_table_t t = cal_t9();
+    double truth[4][2], worst = 0.0;
+    int k;
+
+    if (!cr_camera_table_corners(cam, &t, truth))
+        return HUGE_VAL;
+    for (k = 0; k < 4; k++)
+        worst = fmax(worst, hypot(res->corners_px[k][0] - truth[k][0], res->corners_px[k][1] - truth[k][1]));
+    return worst;
+}
+
+/* A 9-ball rack with the head on the image left, a 15-ball (8-ball) rack
+ * with the head on the image right: both decided by the rack, the corners
+ * in SPEC order; a result turned end for end equals the one found with the
+ * other side given. */
+static void test_head_from_rack(void)
+{
+    static const cr_game_t games[2] = {CR_GAME_9BALL, CR_GAME_8BALL};
+    static const double n_true[2] = {9.0, 15.0};
+    cr_table_t t = cal_t9();
+    int c;
+
+    for (c = 0; c < 2; c++) {
+        cr_camera_setup_t cs;
+        cr_camera_t cam;
+        cr_ball_pos_t pos[CR_TABLE_RACK_MAX + 1];
+        cr_calib_params_t p;
+        cr_calib_result_t res, given, flipped;
+        cr_calib_image_t im;
+        uint8_t *img;
+        int n = rack_balls(games[c], pos), k;
+        double u0, v0, u1, v1;
+
+        CU_ASSERT_TRUE_FATAL(n > 0);
+        cr_camera_setup_defaults(&cs, RACK_W, RACK_H);
+        cs.yaw_deg = c == 0 ? 2.0 : 177.0; /* the head end on the image left, then right */
+        cs.tilt_deg = 4.0, cs.tilt_azimuth_deg = 30.0 + 100.0 * c;
+        cs.offset_x_mm = c == 0 ? 120.0 : -150.0, cs.offset_y_mm = -80.0;
+        cs.k1 = -0.08;
+        img = rack_render(&cs, c == 0 ? CR_CLOTH_BLUE : CR_CLOTH_GREEN, pos, n, &cam);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(img);
+        im.rgb = img, im.width = RACK_W, im.height = RACK_H, im.stride = 3 * RACK_W;
+        cr_calib_params_defaults(&p); /* head_from_rack, default side: the image left */
+        CU_ASSERT_EQUAL_FATAL(cr_calib_detect(&im, &t, &p, &res), CR_CALIB_OK);
+        if (res.head_source != CR_CALIB_HEAD_RACK || res.head_on_right != (c == 1))
+            fprintf(stderr, "\ncalib: rack %d: %s (where %d, %d clusters)\n", c, res.head_why, res.rack.where,
+                    res.rack.n_clusters);
+        CU_ASSERT_EQUAL(res.head_source, CR_CALIB_HEAD_RACK);
+        CU_ASSERT_EQUAL(res.head_on_right, c == 1);
+        CU_ASSERT_EQUAL(res.rack.where, CR_CALIB_RACK_AT_FOOT);
+        CU_ASSERT_EQUAL(res.rack.on_image_right, c == 0);
+        CU_ASSERT(rack_corner_err(&res, &cam) <= CAL_CORNER_TOL_PX);
+        /* its size in balls within a third, its centroid beyond the foot spot */
+        CU_ASSERT(fabs(res.rack.n_balls - n_true[c]) <= n_true[c] / 3.0);
+        CU_ASSERT(res.rack.centre_mm[0] > 0.75 * t.length_mm - 30.0 && res.rack.centre_mm[0] < 0.75 * t.length_mm + 180.0);
+        CU_ASSERT_DOUBLE_EQUAL(res.rack.centre_mm[1], 0.5 * t.width_mm, 30.0);
+        CU_ASSERT_PTR_NOT_NULL(strstr(res.head_why, c == 0 ? "at the image right" : "at the image left"));
+        /* the other side given: the same table, turned */
+        p.head_from_rack = false, p.head_on_right = c == 0;
+        CU_ASSERT_EQUAL_FATAL(cr_calib_detect(&im, &t, &p, &given), CR_CALIB_OK);
+        CU_ASSERT_EQUAL(given.head_source, CR_CALIB_HEAD_GIVEN);
+        CU_ASSERT_PTR_NOT_NULL(strstr(given.head_why, "given"));
+        flipped = given;
+        CU_ASSERT_EQUAL_FATAL(cr_calib_result_flip_head(&flipped, &t), CR_CALIB_OK);
+        CU_ASSERT_EQUAL(flipped.head_on_right, res.head_on_right);
+        for (k = 0; k < 4; k++) {
+            CU_ASSERT_DOUBLE_EQUAL(flipped.corners_px[k][0], res.corners_px[k][0], 1e-6);
+            CU_ASSERT_DOUBLE_EQUAL(flipped.corners_px[k][1], res.corners_px[k][1], 1e-6);
+        }
+        CU_ASSERT_TRUE(cr_calib_table_to_pixel(&flipped, 300.0, 200.0, &u0, &v0));
+        CU_ASSERT_TRUE(cr_calib_table_to_pixel(&res, 300.0, 200.0, &u1, &v1));
+        CU_ASSERT_DOUBLE_EQUAL(u0, u1, 0.05);
+        CU_ASSERT_DOUBLE_EQUAL(v0, v1, 0.05);
+        CU_ASSERT_TRUE(cr_calib_pixel_to_table(&flipped, u1, v1, &u0, &v0));
+        CU_ASSERT_DOUBLE_EQUAL(u0, 300.0, 0.05);
+        CU_ASSERT_DOUBLE_EQUAL(v0, 200.0, 0.05);
+        /* the turned camera projects a ball where the true one does */
+        CU_ASSERT_TRUE(cr_camera_project(&flipped.camera, 1900.0, 400.0, CR_BALL_RADIUS_MM, &u0, &v0));
+        CU_ASSERT_TRUE(cr_camera_project(&cam, 1900.0, 400.0, CR_BALL_RADIUS_MM, &u1, &v1));
+        CU_ASSERT(hypot(u0 - u1, v0 - v1) < 1.5);
+        /* a rack seen in the frame through the turned result: at its foot */
+        CU_ASSERT_EQUAL(cr_calib_rack_find(&im, &t, &p, &flipped, &flipped.rack), CR_CALIB_OK);
+        CU_ASSERT_EQUAL(flipped.rack.where, CR_CALIB_RACK_AT_FOOT);
+        CU_ASSERT_EQUAL(cr_calib_rack_find(&im, &t, &p, &given, &given.rack), CR_CALIB_OK);
+        CU_ASSERT_EQUAL(given.rack.where, CR_CALIB_RACK_AT_HEAD);
+        free(img);
+    }
+}
+
+/* No rack (balls apart, a cue, an arm) with the head on the image right:
+ * nothing decides it, the default side is kept and said; racks over both
+ * spots: ambiguous, the default kept. */
+static void test_head_no_rack(void)
+{
+    cr_table_t t = cal_t9();
+    cr_camera_setup_t cs;
+    cr_camera_t cam;
+    cr_calib_params_t p;
+    cr_calib_result_t res;
+    cr_calib_image_t im;
+    cr_ball_pos_t pos[CR_TABLE_RACK_MAX + 1];
+    uint8_t *img;
+    int n, k;
+
+    cr_camera_setup_defaults(&cs, CAL_W, CAL_H);
+    cs.yaw_deg = 180.0;
+    cs.tilt_deg = 3.0;
+    img = cal_render(&cs, CR_CLOTH_TAN, &cam);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(img);
+    im.rgb = img, im.width = CAL_W, im.height = CAL_H, im.stride = 3 * CAL_W;
+    cr_calib_params_defaults(&p);
+    CU_ASSERT_EQUAL_FATAL(cr_calib_detect(&im, &t, &p, &res), CR_CALIB_OK);
+    free(img);
+    CU_ASSERT_EQUAL(res.rack.where, CR_CALIB_RACK_NONE);
+    CU_ASSERT_EQUAL(res.head_source, CR_CALIB_HEAD_DEFAULT);
+    CU_ASSERT_FALSE(res.head_on_right);
+    CU_ASSERT_STRING_EQUAL(res.head_why, "default: image left (no rack seen)");
+
+    /* a 9-ball rack at the foot spot and three frozen balls on the head spot */
+    n = rack_balls(CR_GAME_9BALL, pos);
+    CU_ASSERT_TRUE_FATAL(n == 10);
+    pos[0].x = 0.25 * t.length_mm, pos[0].y = 0.5 * t.width_mm;
+    for (k = 0; k < 2; k++) {
+        pos[n + k].id = 10 + k;
+        pos[n + k].x = 0.25 * t.length_mm - CR_BALL_RADIUS_MM * sqrt(3.0);
+        pos[n + k].y = 0.5 * t.width_mm + (k ? 1.0 : -1.0) * CR_BALL_RADIUS_MM;
+    }
+    cr_camera_setup_defaults(&cs, RACK_W, RACK_H);
+    cs.tilt_deg = 2.0;
+    img = rack_render(&cs, CR_CLOTH_RED, pos, n + 2, &cam);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(img);
+    im.rgb = img, im.width = RACK_W, im.height = RACK_H, im.stride = 3 * RACK_W;
+    p.head_on_right = true; /* the default side: kept */
+    CU_ASSERT_EQUAL_FATAL(cr_calib_detect(&im, &t, &p, &res), CR_CALIB_OK);
+    free(img);
+    if (res.rack.where != CR_CALIB_RACK_BOTH)
+        fprintf(stderr, "\ncalib: racks at both ends: %s (where %d, %d clusters)\n", res.head_why, res.rack.where,
+                res.rack.n_clusters);
+    CU_ASSERT_EQUAL(res.rack.where, CR_CALIB_RACK_BOTH);
+    CU_ASSERT_EQUAL(res.head_source, CR_CALIB_HEAD_DEFAULT);
+    CU_ASSERT_TRUE(res.head_on_right);
+    CU_ASSERT_STRING_EQUAL(res.head_why, "default: image right (racks at both ends: ambiguous)");
+    CU_ASSERT_EQUAL(cr_calib_rack_find(NULL, &t, &p, &res, &res.rack), CR_CALIB_ERR_INVALID);
+    res.status = CR_CALIB_ERR_EDGES;
+    CU_ASSERT_EQUAL(cr_calib_rack_find(&im, &t, &p, &res, &res.rack), CR_CALIB_ERR_INVALID);
+    CU_ASSERT_EQUAL(cr_calib_result_flip_head(&res, &t), CR_CALIB_ERR_INVALID);
+}
+
+/* ---- known intrinsics ------------------------------------------------------------------ */
+
+/* The true camera's intrinsics given, the diamond sights not used: the
+ * camera height comes from the known focal length (not the prior), within
+ * 1%; ball centres within 1 mm; wrong-size intrinsics are refused. */
+static void test_known_intrinsics(void)
+{
+    cr_table_t t = cal_t9();
+    cr_camera_setup_t cs;
+    cr_camera_t cam;
+    cr_calib_params_t p;
+    cr_calib_result_t res;
+    cr_calib_image_t im;
+    cr_calib_intrinsics_t in;
+    uint8_t *img;
+    double bmax;
+
+    cr_camera_setup_defaults(&cs, CAL_W, CAL_H);
+    cs.height_mm = 2400.0, cs.offset_x_mm = 100.0, cs.tilt_deg = 2.0, cs.k1 = -0.1, cs.k2 = 0.02;
+    img = cal_render(&cs, CR_CLOTH_GREEN, &cam);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(img);
+    im.rgb = img, im.width = CAL_W, im.height = CAL_H, im.stride = 3 * CAL_W;
+    memset(&in, 0, sizeof in);
+    in.width = CAL_W, in.height = CAL_H, in.fx = cam.fx, in.fy = cam.fy, in.cx = cam.cx, in.cy = cam.cy;
+    in.k1 = cam.k1, in.k2 = cam.k2;
+    cr_calib_params_defaults(&p);
+    p.min_diamonds = CR_TABLE_DIAMOND_COUNT + 1; /* as where no sight is seen */
+    p.intrinsics = &in;
+    CU_ASSERT_EQUAL_FATAL(cr_calib_detect(&im, &t, &p, &res), CR_CALIB_OK);
+    CU_ASSERT_EQUAL(res.camera_source, CR_CALIB_CAMERA_INTRINSICS);
+    CU_ASSERT_DOUBLE_EQUAL(res.camera.fx, cam.fx, 1e-3 * cam.fx);
+    CU_ASSERT_DOUBLE_EQUAL(res.camera.k2, cam.k2, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(res.camera.pos[2], cam.pos[2], 0.01 * cam.pos[2]);
+    CU_ASSERT(res.camera_sigma_mm[2] < 0.02 * cam.pos[2]);
+    bmax = cal_ball_map_max(&cam, &res.camera, &t);
+    if (bmax > 1.0 || fabs(res.camera.pos[2] - cam.pos[2]) > 0.01 * cam.pos[2])
+        fprintf(stderr, "\ncalib: known intrinsics: height %.0f (true %.0f), ball centres off by up to %.2f mm\n",
+                res.camera.pos[2], cam.pos[2], bmax);
+    CU_ASSERT(bmax <= 1.0);
+    /* for another image size: refused */
+    in.width = CAL_W / 2;
+    CU_ASSERT_EQUAL(cr_calib_detect(&im, &t, &p, &res), CR_CALIB_ERR_INVALID);
+    free(img);
+}
+
+/* ---- intrinsics from a checkerboard (built with the OpenCV shim only) ----------------- */
+
+#ifdef CR_HAVE_CV_CHECKER
+#include "cr_cv_checker.h"
+
+#define CHK_W 640
+#define CHK_H 480
+#define CHK_COLS 9
+#define CHK_ROWS 6
+#define CHK_SQ_MM 100.0
+
+/* Ray-casts a flat board of (CHK_COLS + 1) x (CHK_ROWS + 1) squares with a
+ * white margin of one square, centred at c (table mm), its plane turned by
+ * tilt_deg about an axis at azimuth az_deg and spun by spin_deg, into rgb
+ * (CHK_W x CHK_H), 2 x 2 samples a pixel, through the camera's own
+ * distortion (cr_camera_ray). */
+static void chk_render(const cr_camera_t *cam, const double c[3], double tilt_deg, double az_deg, double spin_deg,
+                       uint8_t *rgb)
+{
+    const double d2r = 3.14159265358979323846 / 180.0, bw = (CHK_COLS + 1) * CHK_SQ_MM, bh = (CHK_ROWS + 1) * CHK_SQ_MM;
+    double e1[3], e2[3], n[3], ax[2] = {cos(az_deg * d2r), sin(az_deg * d2r)}, ct = cos(tilt_deg * d2r),
+                               st = sin(tilt_deg * d2r);
+    int u, v, k;
+
+    /* spin in the plane, then tilt about the horizontal axis ax (Rodrigues) */
+    {
+        double s0[3] = {cos(spin_deg * d2r), sin(spin_deg * d2r), 0.0}, s1[3] = {-sin(spin_deg * d2r), cos(spin_deg * d2r), 0.0};
+        double *in[2] = {s0, s1}, *outv[2] = {e1, e2};
+
+        for (k = 0; k < 2; k++) {
+            double *x = in[k], dot = ax[0] * x[0] + ax[1] * x[1], cr[3] = {ax[1] * x[2], -ax[0] * x[2], ax[0] * x[1] - ax[1] * x[0]};
+            int i;
+
+            for (i = 0; i < 3; i++)
+                outv[k][i] = x[i] * ct + cr[i] * st + (i < 2 ? ax[i] : 0.0) * dot * (1.0 - ct);
+        }
+    }
+    n[0] = e1[1] * e2[2] - e1[2] * e2[1], n[1] = e1[2] * e2[0] - e1[0] * e2[2], n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+    for (v = 0; v < CHK_H; v++)
+        for (u = 0; u < CHK_W; u++) {
+            double sum = 0.0;
+            int sv;
+
+            for (sv = 0; sv < 4; sv++) {
+                double dir[3], o[3], t, x[3], a, b, val = 90.0;
+
+                if (cr_camera_ray(cam, u - 0.25 + 0.5 * (sv & 1), v - 0.25 + 0.5 * (sv >> 1), dir)) {
+                    for (k = 0; k < 3; k++)
+                        o[k] = c[k] - cam->pos[k];
+                    t = (n[0] * o[0] + n[1] * o[1] + n[2] * o[2]) / (n[0] * dir[0] + n[1] * dir[1] + n[2] * dir[2]);
+                    for (k = 0; k < 3; k++)
+                        x[k] = cam->pos[k] + t * dir[k] - c[k];
+                    a = e1[0] * x[0] + e1[1] * x[1] + e1[2] * x[2] + 0.5 * bw;
+                    b = e2[0] * x[0] + e2[1] * x[1] + e2[2] * x[2] + 0.5 * bh;
+                    if (t > 0.0 && a >= 0.0 && b >= 0.0 && a < bw && b < bh)
+                        val = (((int)floor(a / CHK_SQ_MM) + (int)floor(b / CHK_SQ_MM)) & 1) ? 20.0 : 235.0;
+                    else if (t > 0.0 && a >= -CHK_SQ_MM && b >= -CHK_SQ_MM && a < bw + CHK_SQ_MM && b < bh + CHK_SQ_MM)
+                        val = 235.0;
+                }
+                sum += val;
+            }
+            memset(rgb + ((size_t)v * CHK_W + u) * 3, (int)lround(sum / 4.0), 3);
+        }
+}
+
+/* Six tilted views of a board through a camera with barrel distortion:
+ * focal length within 1%, k1 within 0.02, the principal point within 5 px;
+ * a view without the board is not used; two views are too few. */
+static void test_checkerboard(void)
+{
+    static const double views[6][6] = {/* offset x, y (mm), distance below the camera, tilt, azimuth, spin */
+                                       {0, 0, 1700, 30, 0, 5},       {250, 150, 1800, 35, 90, -8},
+                                       {-300, -100, 1750, 30, 200, 12}, {150, -200, 1600, 40, 300, 0},
+                                       {-200, 200, 1900, 25, 135, -15}, {0, 0, 1500, 0, 0, 90}};
+    cr_table_t t = cal_t9();
+    cr_camera_setup_t cs;
+    cr_camera_t cam;
+    cr_calib_image_t im[7];
+    cr_calib_intrinsics_t in;
+    uint8_t *buf = malloc((size_t)7 * CHK_W * CHK_H * 3);
+    bool found[7];
+    char err[128];
+    int k;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
+    cr_camera_setup_defaults(&cs, CHK_W, CHK_H);
+    cs.k1 = -0.15;
+    CU_ASSERT_EQUAL_FATAL(cr_camera_build(&cs, &t, &cam), 0);
+    for (k = 0; k < 7; k++) {
+        uint8_t *rgb = buf + (size_t)k * CHK_W * CHK_H * 3;
+
+        if (k < 6) {
+            double c[3] = {cam.pos[0] + views[k][0], cam.pos[1] + views[k][1], cam.pos[2] - views[k][2]};
+
+            chk_render(&cam, c, views[k][3], views[k][4], views[k][5], rgb);
+        } else {
+            memset(rgb, 128, (size_t)CHK_W * CHK_H * 3); /* no board */
+        }
+        im[k].rgb = rgb, im[k].width = CHK_W, im[k].height = CHK_H, im[k].stride = 3 * CHK_W;
+    }
+    memset(&in, 0, sizeof in);
+    CU_ASSERT_EQUAL_FATAL(cr_cv_checker_calibrate(im, 7, CHK_COLS, CHK_ROWS, CHK_SQ_MM, &in, found, err, sizeof err),
+                          CR_CALIB_OK);
+    if (fabs(in.fx / cam.fx - 1.0) > 0.01 || fabs(in.k1 - cam.k1) > 0.02)
+        fprintf(stderr, "\ncalib: checkerboard: fx %.1f (true %.1f), k1 %.4f (true %.4f), k2 %.4f, c (%.1f, %.1f), rms %.3f px\n",
+                in.fx, cam.fx, in.k1, cam.k1, in.k2, in.cx, in.cy, in.rms_px);
+    CU_ASSERT_EQUAL(in.n_views, 6);
+    CU_ASSERT_FALSE(found[6]);
+    CU_ASSERT_EQUAL(in.width, CHK_W);
+    CU_ASSERT_DOUBLE_EQUAL(in.fx, cam.fx, 0.01 * cam.fx);
+    CU_ASSERT_DOUBLE_EQUAL(in.fy, in.fx, 1e-9 * in.fx);
+    CU_ASSERT_DOUBLE_EQUAL(in.k1, cam.k1, 0.02);
+    CU_ASSERT_DOUBLE_EQUAL(in.cx, cam.cx, 5.0);
+    CU_ASSERT_DOUBLE_EQUAL(in.cy, cam.cy, 5.0);
+    CU_ASSERT(in.rms_px < 0.3);
+    /* two views with the board: too few */
+    CU_ASSERT_EQUAL(cr_cv_checker_calibrate(im + 4, 3, CHK_COLS, CHK_ROWS, CHK_SQ_MM, &in, NULL, err, sizeof err),
+                    CR_CALIB_ERR_EDGES);
+    CU_ASSERT_EQUAL(cr_cv_checker_calibrate(im, 0, CHK_COLS, CHK_ROWS, CHK_SQ_MM, &in, NULL, err, sizeof err),
+                    CR_CALIB_ERR_INVALID);
+    free(buf);
+}
+#endif
+
 int cr_test_register_calib(void)
 {
     CU_pSuite geo, det;
@@ -509,7 +879,14 @@ int cr_test_register_calib(void)
         !CU_add_test(det, "table partly out of frame", test_partly_out_of_frame) ||
         !CU_add_test(det, "camera from a rendered view", test_camera_rendered) ||
         !CU_add_test(det, "score graphic over a rail", test_score_graphic) ||
-        !CU_add_test(det, "table size from the balls", test_table_infer))
+        !CU_add_test(det, "table size from the balls", test_table_infer) ||
+        !CU_add_test(det, "head end from a rack", test_head_from_rack) ||
+        !CU_add_test(det, "head end kept without a rack", test_head_no_rack) ||
+        !CU_add_test(det, "known intrinsics", test_known_intrinsics))
         return 1;
+#ifdef CR_HAVE_CV_CHECKER
+    if (!CU_add_test(det, "intrinsics from a checkerboard", test_checkerboard))
+        return 1;
+#endif
     return 0;
 }

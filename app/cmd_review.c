@@ -59,6 +59,7 @@ typedef struct {
     cr_judge_t *judge;
     cr_watch_t *watch;
     bool moved_warned; /* a camera move that could not be repaired was reported */
+    bool head_set, head_right; /* the head end found with the first frame, kept after a camera move */
     cr_jsonl_writer_t *w;
     cr_rules_params_t rp;
     cr_camera_t cam;
@@ -365,11 +366,17 @@ static int auto_camera(review_t *rv, const cr_frame_t *fr, cr_camera_t *cam, cha
     }
     cr_vision_i420_to_rgb(&yuv, rgb, 3 * fr->width);
     cr_calib_params_defaults(&cp);
-    cp.head_on_right = rv->o->head && !strcmp(rv->o->head, "right");
+    cp.head_on_right = rv->head_set ? rv->head_right : (rv->o->head && !strcmp(rv->o->head, "right"));
+    cp.head_from_rack = !rv->o->head && !rv->head_set; /* the first frame: a rack on one end's foot spot */
     if (cr_calib_detect(&img, &rv->rp.table, &cp, res) != CR_CALIB_OK) {
         snprintf(err, errlen, "%s", res->message);
         goto done;
     }
+    if (!rv->head_set && !rv->o->quiet)
+        fprintf(stderr, "cueref: review: head end on the image %s (%s)\n", res->head_on_right ? "right" : "left",
+                rv->o->head ? "--head" : res->head_why);
+    rv->head_set = true;
+    rv->head_right = res->head_on_right;
     if (res->camera_source != CR_CALIB_CAMERA_NONE) {
         *cam = res->camera;
         snprintf(source, srclen, "found at %.2f s (camera from %s)", fr->pts_s >= 0 ? fr->pts_s : 0.0,

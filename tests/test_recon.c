@@ -844,6 +844,70 @@ static void test_wavering_ball(void)
     }
 }
 
+/* A ball running along the foot rail past a corner pocket: the tracker
+ * loses its track by the pocket and picks the ball up again under a new
+ * track a few millimetres on. The old track vanishing by the pocket is no
+ * ball dropping (another ball is seen where it was, closer than two balls
+ * can be); without the new track it is one. */
+static void test_track_break_by_pocket(void)
+{
+    for (int q = 0; q < 2; q++) {
+        cr_table_t tab;
+        cr_recon_t *rc = NULL;
+        cr_recon_params_t rp;
+        cr_ball_frame_t *fr = calloc(1, sizeof(*fr));
+        cr_event_t *out = calloc(128, sizeof(*out));
+        const double fps = 30.0;
+        int n, k, pockets = 0;
+
+        CU_ASSERT_PTR_NOT_NULL_FATAL(fr);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+        rng = 81 + (uint64_t)q;
+        cr_table_init(&tab, 2540.0, 1270.0);
+        cr_recon_params_defaults(&rp);
+        rp.fps = fps;
+        CU_ASSERT_EQUAL_FATAL(cr_recon_create(&tab, &rp, &rc), 0);
+        for (k = 0; k < (int)(4.0 * fps); k++) {
+            double t = k / fps, x = 2400.0, y = 300.0;
+
+            if (t > 1.0) { /* from (2400, 300) toward the foot-left pocket, then up the foot rail */
+                double u = fmin(t - 1.0, 0.6);
+
+                x = 2400.0 + 100.0 * u / 0.6;
+                y = 300.0 - 230.0 * u / 0.6;
+                if (t > 1.6) {
+                    double w = fmin(t - 1.6, 0.8);
+
+                    x = 2500.0;
+                    y = 70.0 + 400.0 * w - 250.0 * w * w;
+                }
+            }
+            memset(fr, 0, sizeof(*fr));
+            fr->t = t;
+            fr->frame = (uint64_t)k;
+            fr->balls[fr->n++] = (cr_ball_obs_t){.id = 0, .track = 0, .x = 600 + 0.5 * gauss(), .y = 600,
+                                                 .sigma_mm = 0.5, .status = CR_BALL_SEEN};
+            /* track 1 until 1.6 s, then gone where it was last seen */
+            fr->balls[fr->n++] = (cr_ball_obs_t){.id = 1, .track = 1, .x = t < 1.6 ? x : 2500.0,
+                                                 .y = t < 1.6 ? y : 70.0, .sigma_mm = 0.5,
+                                                 .status = t < 1.6 ? CR_BALL_SEEN : t < 1.8 ? CR_BALL_HIDDEN
+                                                                                         : CR_BALL_GONE};
+            if (q == 0 && t >= 1.6 + 1.0 / fps)
+                fr->balls[fr->n++] = (cr_ball_obs_t){.id = -1, .track = 2, .x = x + 0.5 * gauss(),
+                                                     .y = y + 0.5 * gauss(), .sigma_mm = 0.5,
+                                                     .status = CR_BALL_SEEN};
+            CU_ASSERT_EQUAL_FATAL(cr_recon_push(rc, fr, out, 128, &n), 0);
+            pockets += count(out, n, CR_EV_POCKET, -1);
+        }
+        CU_ASSERT_EQUAL(cr_recon_finish(rc, out, 128, &n), 0);
+        pockets += count(out, n, CR_EV_POCKET, -1);
+        CU_ASSERT_EQUAL(pockets, q == 0 ? 0 : 1);
+        cr_recon_destroy(rc);
+        free(fr);
+        free(out);
+    }
+}
+
 /* Bad arguments and still balls: nothing invented. */
 static void test_api(void)
 {
@@ -897,7 +961,8 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "double hit suspicion", test_double_hit) ||
         !CU_add_test(s, "cue ball put down nearby", test_placed_nearby) ||
         !CU_add_test(s, "cue ball back under an unnamed track", test_cue_back_unnamed) ||
-        !CU_add_test(s, "wavering ball is not touched", test_wavering_ball))
+        !CU_add_test(s, "wavering ball is not touched", test_wavering_ball) ||
+        !CU_add_test(s, "a track lost by a pocket is no ball dropped", test_track_break_by_pocket))
         return -1;
     return 0;
 }

@@ -1182,6 +1182,27 @@ static void vanish(cr_recon_t *rc, int i, long a)
             }
         }
     }
+    if (p >= 0 && frame_ok(rc, b->last_seen)) {
+        /* another ball seen where this one was last seen, closer than two
+         * balls can be: the same ball under a new track (the tracker lost
+         * it and picked it up again by the pocket), not a ball that dropped */
+        const rframe_t *fl = frm(rc, b->last_seen);
+        long e = a + rc->p.lookahead_frames < rc->n_frames ? a + rc->p.lookahead_frames : rc->n_frames - 1;
+        int j;
+
+        for (k = b->last_seen + 1; k <= e; k++) {
+            const rframe_t *g = frm(rc, k);
+
+            for (j = 0; j < NB; j++)
+                if (j != i && g->st[j] == OB_SEEN &&
+                    dist2(g->x[j], g->y[j], fl->x[i], fl->y[i]) <
+                        2.0 * rc->R - fmax(10.0, 3.0 * hypot(sig(rc, g->s[j]), sig(rc, fl->s[i])))) {
+                    b->state = B_GONE;
+                    b->t_gone = tl;
+                    return;
+                }
+        }
+    }
     if (p >= 0) {
         cr_point_t ja, jb;
         double nx, ny, ln, tc = NAN;

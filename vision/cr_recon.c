@@ -483,10 +483,38 @@ static unsigned frozen_rails(const cr_recon_t *rc, double x, double y)
     return m;
 }
 
+/* Balls that started with no cause, decided at the next stroke, rest or the
+ * end of the input (before that event, in time order): a ball resting then
+ * clearly away from where it started (beyond disturbed_min_mm and 3 sigmas
+ * of its samples at both rests) was disturbed. Not at its first stop: a
+ * ball the detector measures poorly (the colour of the cloth) can seem to
+ * shift and sit there for seconds, then come back; a touched ball stays
+ * where it was put. A ball still moving waits for the next one. */
+static int emit_simple(cr_recon_t *rc, cr_event_type_t type, int ball, double t, double x, double y, int shot);
+
+static void decide_disturbed(cr_recon_t *rc)
+{
+    int k;
+
+    for (k = 0; k < NB; k++) {
+        rball_t *bk = &rc->b[k];
+        double need;
+
+        if (!bk->dist_pending || bk->state != B_REST || !(bk->t_stop > bk->dist_t))
+            continue;
+        need = fmax(rc->p.disturbed_min_mm, 3.0 * hypot(bk->dist_sig, bk->sig_run));
+        if (hypot(bk->rx - bk->dist_x, bk->ry - bk->dist_y) >= need)
+            emit_simple(rc, CR_EV_DISTURBED, k, bk->dist_t, bk->dist_x, bk->dist_y, bk->dist_shot);
+        bk->dist_pending = false;
+    }
+}
+
 static int emit_stroke(cr_recon_t *rc, double t, bool cue_was_moving)
 {
     cr_event_t ev;
     int i;
+
+    decide_disturbed(rc);
 
     cr_event_init(&ev, CR_EV_STROKE);
     rc->shot++;
@@ -2609,21 +2637,14 @@ static void resolve_changes(cr_recon_t *rc)
     bool progress;
 
     qsort(rc->ch, (size_t)rc->nch, sizeof(rc->ch[0]), cmp_change);
-    /* disturbed balls: decided when they settle (or leave the table) */
+    /* disturbed balls that left the table: at once (the rest are decided
+     * where they rest at the next stroke or rest, decide_disturbed) */
     for (k = 0; k < NB; k++) {
         rball_t *bk = &rc->b[k];
 
         if (!bk->dist_pending)
             continue;
-        if (bk->state == B_REST && bk->t_stop > bk->dist_t) {
-            /* moved clearly beyond what the detections can tell apart: the
-             * larger of disturbed_min_mm and 3 sigmas of both rests */
-            const double need = fmax(rc->p.disturbed_min_mm, 3.0 * hypot(bk->dist_sig, bk->sig_run));
-
-            if (hypot(bk->rx - bk->dist_x, bk->ry - bk->dist_y) >= need)
-                emit_simple(rc, CR_EV_DISTURBED, k, bk->dist_t, bk->dist_x, bk->dist_y, bk->dist_shot);
-            bk->dist_pending = false;
-        } else if (bk->state == B_GONE || bk->state == B_ABSENT) {
+        if (bk->state == B_GONE || bk->state == B_ABSENT) {
             emit_simple(rc, CR_EV_DISTURBED, k, bk->dist_t, bk->dist_x, bk->dist_y, bk->dist_shot);
             bk->dist_pending = false;
         }
@@ -2763,6 +2784,7 @@ static void maybe_rest(cr_recon_t *rc, double t_now, bool final)
     }
     (void)t_now;
     (void)final;
+    decide_disturbed(rc);
     cr_event_init(&ev, CR_EV_REST);
     ev.t = t;
     ev.shot = rc->shot;
@@ -3266,6 +3288,8 @@ int cr_recon_finish(cr_recon_t *rc, cr_event_t *out, int max, int *n)
         rc->next++;
         commit_batch(rc);
     }
+    decide_disturbed(rc);
+    commit_batch(rc);
     rc->finishing = true;
     return drain(rc, out, max, n);
 }

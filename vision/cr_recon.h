@@ -128,7 +128,8 @@ typedef struct {
                              * lifted, never seen), becomes ball n: e.g. the cue ball put
                              * back in hand after a scratch (0.5) */
     double disturbed_min_mm; /* a ball that starts from rest with no cause is reported
-                             * disturbed when it settles at least this far from where it
+                             * disturbed when, at the next stroke or rest (or the end of
+                             * the input), it rests at least this far from where it
                              * was (and more than 3 sigmas of its samples at both rests: a
                              * ball the detector measures poorly is not called touched for
                              * a shift within its own uncertainty), or leaves the table

@@ -907,6 +907,67 @@ static void test_track_break_by_pocket(void)
     }
 }
 
+/* The cue ball hits a ball whose track the tracker (wrongly) names the cue
+ * ball too, while the real cue ball is on the table: the collision is the
+ * cue ball and an unknown ball (-1), never the cue ball with itself. */
+static void test_same_name_twice(void)
+{
+    cr_table_t tab;
+    cr_recon_t *rc = NULL;
+    cr_recon_params_t rp;
+    cr_ball_frame_t *fr = calloc(1, sizeof(*fr));
+    cr_event_t *out = calloc(128, sizeof(*out));
+    const double fps = 60.0, t_hit = 1.0 + (1000.0 - 500.0 - 2.0 * 28.575) / 1000.0;
+    int n, k, cols = 0, self = 0, with_unknown = 0;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    rng = 91;
+    cr_table_init(&tab, 2540.0, 1270.0);
+    cr_recon_params_defaults(&rp);
+    rp.fps = fps;
+    CU_ASSERT_EQUAL_FATAL(cr_recon_create(&tab, &rp, &rc), 0);
+    for (k = 0; k < (int)(4.0 * fps); k++) {
+        double t = k / fps, cx = 500.0, ox = 1000.0;
+
+        if (t > 1.0) /* a stun shot: the cue ball stops dead, the object ball goes on */
+            cx = 500.0 + 1000.0 * (fmin(t, t_hit) - 1.0);
+        if (t > t_hit) {
+            double u = fmin(t - t_hit, 1.0);
+
+            ox = 1000.0 + 900.0 * u - 450.0 * u * u;
+        }
+        memset(fr, 0, sizeof(*fr));
+        fr->t = t;
+        fr->frame = (uint64_t)k;
+        fr->n = 2;
+        fr->balls[0] = (cr_ball_obs_t){.id = 0, .track = 0, .x = cx + 0.5 * gauss(), .y = 600 + 0.5 * gauss(),
+                                       .sigma_mm = 0.5, .status = CR_BALL_SEEN};
+        fr->balls[1] = (cr_ball_obs_t){.id = t < 0.5 ? -1 : 0, .track = 5, .x = ox + 0.5 * gauss(),
+                                       .y = 600 + 0.5 * gauss(), .sigma_mm = 0.5, .status = CR_BALL_SEEN};
+        CU_ASSERT_EQUAL_FATAL(cr_recon_push(rc, fr, out, 128, &n), 0);
+        for (int i = 0; i < n; i++)
+            if (out[i].type == CR_EV_COLLISION) {
+                cols++;
+                self += out[i].a == out[i].b;
+                with_unknown += (out[i].a == 0 && out[i].b == -1) || (out[i].a == -1 && out[i].b == 0);
+            }
+    }
+    CU_ASSERT_EQUAL(cr_recon_finish(rc, out, 128, &n), 0);
+    for (int i = 0; i < n; i++)
+        if (out[i].type == CR_EV_COLLISION) {
+            cols++;
+            self += out[i].a == out[i].b;
+            with_unknown += (out[i].a == 0 && out[i].b == -1) || (out[i].a == -1 && out[i].b == 0);
+        }
+    CU_ASSERT(cols >= 1);
+    CU_ASSERT_EQUAL(self, 0);
+    CU_ASSERT(with_unknown >= 1);
+    cr_recon_destroy(rc);
+    free(fr);
+    free(out);
+}
+
 /* Bad arguments and still balls: nothing invented. */
 static void test_api(void)
 {
@@ -961,7 +1022,8 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "cue ball put down nearby", test_placed_nearby) ||
         !CU_add_test(s, "cue ball back under an unnamed track", test_cue_back_unnamed) ||
         !CU_add_test(s, "wavering ball is not touched", test_wavering_ball) ||
-        !CU_add_test(s, "a track lost by a pocket is no ball dropped", test_track_break_by_pocket))
+        !CU_add_test(s, "a track lost by a pocket is no ball dropped", test_track_break_by_pocket) ||
+        !CU_add_test(s, "two tracks named alike are not one ball", test_same_name_twice))
         return -1;
     return 0;
 }

@@ -3129,10 +3129,22 @@ static void name_balls(const cr_recon_t *rc, cr_event_t *ev)
     int i;
 
     switch (ev->type) {
-    case CR_EV_COLLISION:
-        ev->a = slot_id(rc, ev->a);
-        ev->b = slot_id(rc, ev->b);
+    case CR_EV_COLLISION: {
+        const int sa = ev->a, sb = ev->b;
+
+        ev->a = slot_id(rc, sa);
+        ev->b = slot_id(rc, sb);
+        /* two tracks the tracker names alike (one of them wrongly, e.g. a
+         * stripe seen from its pole while the cue ball is held) are not
+         * one ball touching itself: the unnamed slot's ball is unknown */
+        if (ev->a >= 0 && ev->a == ev->b) {
+            if (sb >= NID)
+                ev->b = -1;
+            else
+                ev->a = -1;
+        }
         break;
+    }
     case CR_EV_STROKE:
     case CR_EV_REST:
         for (i = 0; i < ev->n_balls; i++)

@@ -45,7 +45,7 @@ typedef struct {
     const char *head;
     bool positions;
     bool quiet;
-    int track_delay; /* --track-delay, frames; 0: the tracker's default */
+    int track_delay; /* --track-delay, frames; 0: 0.135 s of frames */
     bool emit_times; /* --emit-times: DIR/emitted.csv */
 } review_opts_t;
 

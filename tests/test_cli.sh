@@ -167,7 +167,9 @@ cat >"$tmp/rev.json" <<'JSON'
  "shots":[{"aim":{"ball":1},"speed":1.5}]}
 JSON
 check "sim a clip to review" 0 "$cueref" sim "$tmp/rev.json" -o "$tmp/v"
-check "review the clip (true calibration)" 0 "$cueref" review "$tmp/v/clip.mp4" --calib "$tmp/v/calib.json" --game 9ball --positions --out "$tmp/rv3"
+check "review the clip (true calibration)" 0 "$cueref" review "$tmp/v/clip.mp4" --calib "$tmp/v/calib.json" --game 9ball --positions --emit-times --out "$tmp/rv3"
+expect_grep "review --emit-times: when the stroke was written" "$tmp/rv3/emitted.csv" '^stroke,[0-9.]*,[0-9.]*,$'
+if [ -e "$tmp/rv3/emitted.csv.tmp" ]; then fail=$((fail + 1)); echo "FAIL: review left emitted.csv.tmp"; else pass=$((pass + 1)); fi
 expect_grep "review session line" "$tmp/rv3/events.jsonl" '"type":"session"'
 expect_grep "review sees the stroke" "$tmp/rv3/events.jsonl" '"type":"stroke"'
 expect_grep "review sees the collision" "$tmp/rv3/events.jsonl" '"type":"collision","t":[0-9.]*,"shot":0,"a":0,"b":1'

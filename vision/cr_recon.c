@@ -2367,9 +2367,10 @@ static void dh_arm(cr_recon_t *rc, const cr_event_t *e)
 static void dh_check(cr_recon_t *rc, long a)
 {
     double t[16], p[16], w[16], z[16], ta, bound, vout, se, sig_sum = 0;
-    int n = 0;
+    int n = 0, r;
     long k;
     seg_t ln;
+    bool cushion = false;
 
     if (rc->dh_ball < 0)
         return;
@@ -2382,6 +2383,8 @@ static void dh_check(cr_recon_t *rc, long a)
 
         if (f->st[CR_BALL_CUE] != OB_SEEN)
             continue;
+        for (r = 0; r < CR_RAIL_COUNT; r++)
+            cushion |= rail_dist(rc, r, f->x[CR_BALL_CUE], f->y[CR_BALL_CUE]) <= rc->R + rc->p.contact_tol_mm;
         t[n] = f->t;
         p[n] = f->x[CR_BALL_CUE] * rc->dh_n[0] + f->y[CR_BALL_CUE] * rc->dh_n[1];
         w[n] = 1.0;
@@ -2390,7 +2393,9 @@ static void dh_check(cr_recon_t *rc, long a)
         n++;
     }
     rc->dh_ball = -1 - rc->dh_ball; /* decided (the ball kept for the event) */
-    if (n < 3 || !poly_fit(t, p, z, w, n, ta, 1, &ln))
+    /* a cue ball at a cushion after the contact: its motion there is the
+     * cushion's as much as the blow's, so it says nothing of a second hit */
+    if (cushion || n < 3 || !poly_fit(t, p, z, w, n, ta, 1, &ln))
         return;
     vout = ln.v[0];
     {

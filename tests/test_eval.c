@@ -854,10 +854,24 @@ static void test_lag_not_scored(void)
 /* ---------------------------------------------------------------------- */
 /* Rulings                                                                 */
 
+/* Scores candidate c against truth t, both the fixture plus N_STROKES
+ * ruling lines. */
+static cr_eval_result_t *score_with_rulings(cr_event_t *t, cr_event_t *c)
+{
+    cr_event_t *save = g_truth;
+    cr_eval_result_t *r;
+
+    g_truth = t;
+    g_n += N_STROKES;
+    r = score(c, g_n);
+    g_n -= N_STROKES;
+    g_truth = save;
+    return r;
+}
+
 static void test_rulings(void)
 {
     cr_event_t *t = copy_truth(N_STROKES), *c = copy_truth(N_STROKES);
-    cr_event_t *save = g_truth;
     cr_eval_result_t *r;
     int s;
 
@@ -875,11 +889,7 @@ static void test_rulings(void)
         c[g_n + (size_t)s] = ev;
     }
     c[g_n + 3].ruling.ball_in_hand = CR_BIH_NONE; /* the candidate forgot ball in hand after the scratch */
-    g_truth = t;
-    g_n += N_STROKES;
-    r = score(c, g_n);
-    g_n -= N_STROKES;
-    g_truth = save;
+    r = score_with_rulings(t, c);
     CU_ASSERT_TRUE(r->rulings.present);
     CU_ASSERT_EQUAL(r->rulings.compared, N_STROKES);
     CU_ASSERT_EQUAL(r->rulings.agree, N_STROKES - 1);
@@ -899,7 +909,6 @@ static void test_rulings(void)
 static void test_rulings_outcome(void)
 {
     cr_event_t *t = copy_truth(N_STROKES), *c = copy_truth(N_STROKES);
-    cr_event_t *save = g_truth;
     cr_eval_result_t *r;
     int s;
 
@@ -919,11 +928,7 @@ static void test_rulings_outcome(void)
         }
         c[g_n + (size_t)s] = ev;
     }
-    g_truth = t;
-    g_n += N_STROKES;
-    r = score(c, g_n);
-    g_n -= N_STROKES;
-    g_truth = save;
+    r = score_with_rulings(t, c);
     CU_ASSERT_TRUE(r->rulings.present);
     CU_ASSERT_EQUAL(r->rulings.compared, N_STROKES);
     CU_ASSERT_EQUAL(r->rulings.agree, 2);

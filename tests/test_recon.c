@@ -605,67 +605,48 @@ static void test_double_hit(void)
     cr_table_init(&tab, 2540.0, 1270.0);
     cr_recon_params_defaults(&rp);
     rp.fps = fps;
-    CU_ASSERT_EQUAL_FATAL(cr_recon_create(&tab, &rp, &rc), 0);
-    for (k = 0; k < (int)(2.5 * fps); k++) {
-        double t = k / fps, cx = x0, ox = x0 + 2.0 * R + gap;
+    /* mid-table: a second blow (the cue ball goes on at 0.3 of its speed);
+     * then the same motion along a cushion (both balls touching it), where
+     * the cue ball's motion is the cushion's as much as the blow's: no call */
+    for (int q = 0; q < 2; q++) {
+        const double yb = q == 0 ? y0 : R + 0.5;
 
-        if (t > tc) {
-            cx = x0 + gap + 0.3 * v0 * (t - tc);
-            ox += 0.7 * v0 * (t - tc);
-        } else if (t > ts) {
-            cx = x0 + v0 * (t - ts);
-        }
-        memset(fr, 0, sizeof(*fr));
-        fr->t = t;
-        fr->frame = (uint64_t)k;
-        fr->n = 3;
-        fr->balls[0] = (cr_ball_obs_t){.id = 0, .x = cx + 0.5 * gauss(), .y = y0 + 0.5 * gauss(), .sigma_mm = 0.5,
-                                       .status = CR_BALL_SEEN};
-        fr->balls[1] = (cr_ball_obs_t){.id = 1, .x = ox + 0.5 * gauss(), .y = y0 + 0.5 * gauss(), .sigma_mm = 0.5,
-                                       .status = CR_BALL_SEEN};
-        fr->balls[2] = (cr_ball_obs_t){.id = 2, .x = 500 + 0.5 * gauss(), .y = 300 + 0.5 * gauss(), .sigma_mm = 0.5,
-                                       .status = CR_BALL_SEEN};
-        CU_ASSERT_EQUAL_FATAL(cr_recon_push(rc, fr, out, 128, &n), 0);
-        for (int j = 0; j < n; j++)
-            if (out[j].type == CR_EV_DOUBLE_HIT) {
-                dh++;
-                conf = out[j].confidence;
-                CU_ASSERT_EQUAL(out[j].ball, 1);
-                CU_ASSERT_DOUBLE_EQUAL(out[j].t, tc, 1.0 / fps);
+        dh = 0;
+        CU_ASSERT_EQUAL_FATAL(cr_recon_create(&tab, &rp, &rc), 0);
+        for (k = 0; k < (int)(2.5 * fps); k++) {
+            double t = k / fps, cx = x0, ox = x0 + 2.0 * R + gap;
+
+            if (t > tc) {
+                cx = x0 + gap + 0.3 * v0 * (t - tc);
+                ox += 0.7 * v0 * (t - tc);
+            } else if (t > ts) {
+                cx = x0 + v0 * (t - ts);
             }
-    }
-    CU_ASSERT_EQUAL(dh, 1);
-    CU_ASSERT(conf >= 0.5 && conf < 1.0);
-    cr_recon_destroy(rc);
-
-    /* the same motion along a cushion (both balls touching it): the cue
-     * ball's motion there is the cushion's as much as the blow's, no call */
-    dh = 0;
-    CU_ASSERT_EQUAL_FATAL(cr_recon_create(&tab, &rp, &rc), 0);
-    for (k = 0; k < (int)(2.5 * fps); k++) {
-        double t = k / fps, cx = x0, ox = x0 + 2.0 * R + gap, yr = R + 0.5;
-
-        if (t > tc) {
-            cx = x0 + gap + 0.3 * v0 * (t - tc);
-            ox += 0.7 * v0 * (t - tc);
-        } else if (t > ts) {
-            cx = x0 + v0 * (t - ts);
+            memset(fr, 0, sizeof(*fr));
+            fr->t = t;
+            fr->frame = (uint64_t)k;
+            fr->n = 3;
+            fr->balls[0] = (cr_ball_obs_t){.id = 0, .x = cx + 0.5 * gauss(), .y = yb + 0.5 * gauss(), .sigma_mm = 0.5,
+                                           .status = CR_BALL_SEEN};
+            fr->balls[1] = (cr_ball_obs_t){.id = 1, .x = ox + 0.5 * gauss(), .y = yb + 0.5 * gauss(), .sigma_mm = 0.5,
+                                           .status = CR_BALL_SEEN};
+            fr->balls[2] = (cr_ball_obs_t){.id = 2, .x = 500 + 0.5 * gauss(), .y = 300 + 0.5 * gauss(),
+                                           .sigma_mm = 0.5, .status = CR_BALL_SEEN};
+            CU_ASSERT_EQUAL_FATAL(cr_recon_push(rc, fr, out, 128, &n), 0);
+            for (int j = 0; j < n; j++)
+                if (out[j].type == CR_EV_DOUBLE_HIT) {
+                    dh++;
+                    conf = out[j].confidence;
+                    CU_ASSERT_EQUAL(out[j].ball, 1);
+                    CU_ASSERT_DOUBLE_EQUAL(out[j].t, tc, 1.0 / fps);
+                }
         }
-        memset(fr, 0, sizeof(*fr));
-        fr->t = t;
-        fr->frame = (uint64_t)k;
-        fr->n = 3;
-        fr->balls[0] = (cr_ball_obs_t){.id = 0, .x = cx + 0.5 * gauss(), .y = yr + 0.5 * gauss(), .sigma_mm = 0.5,
-                                       .status = CR_BALL_SEEN};
-        fr->balls[1] = (cr_ball_obs_t){.id = 1, .x = ox + 0.5 * gauss(), .y = yr + 0.5 * gauss(), .sigma_mm = 0.5,
-                                       .status = CR_BALL_SEEN};
-        fr->balls[2] = (cr_ball_obs_t){.id = 2, .x = 500 + 0.5 * gauss(), .y = 300 + 0.5 * gauss(), .sigma_mm = 0.5,
-                                       .status = CR_BALL_SEEN};
-        CU_ASSERT_EQUAL_FATAL(cr_recon_push(rc, fr, out, 128, &n), 0);
-        dh += count(out, n, CR_EV_DOUBLE_HIT, -1);
+        CU_ASSERT_EQUAL(dh, q == 0 ? 1 : 0);
+        if (q == 0) {
+            CU_ASSERT(conf >= 0.5 && conf < 1.0);
+        }
+        cr_recon_destroy(rc);
     }
-    CU_ASSERT_EQUAL(dh, 0);
-    cr_recon_destroy(rc);
     free(fr);
     free(out);
 

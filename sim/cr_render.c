@@ -29,6 +29,18 @@ int cr_render_cloth_rgb(cr_cloth_preset_t preset, uint8_t rgb[3])
     return CR_OK;
 }
 
+void cr_render_random_orientation(uint64_t seed, int id, double q[4])
+{
+    uint64_t s = seed ^ (0x6a09e667f3bcc909ull * (uint64_t)(id + 1));
+    double u1 = (double)(cr_splitmix(&s) >> 11) * 0x1.0p-53, u2 = (double)(cr_splitmix(&s) >> 11) * 0x1.0p-53,
+           u3 = (double)(cr_splitmix(&s) >> 11) * 0x1.0p-53;
+
+    q[0] = sqrt(1.0 - u1) * sin(2.0 * CR_PI * u2);
+    q[1] = sqrt(1.0 - u1) * cos(2.0 * CR_PI * u2);
+    q[2] = sqrt(u1) * sin(2.0 * CR_PI * u3);
+    q[3] = sqrt(u1) * cos(2.0 * CR_PI * u3);
+}
+
 void cr_render_params_defaults(cr_render_params_t *p, const cr_table_t *t)
 {
     static const uint8_t rail[3] = {92, 50, 28}, diamond[3] = {232, 226, 206}, pocket[3] = {34, 26, 22};

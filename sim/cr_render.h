@@ -97,6 +97,11 @@ typedef struct {
     bool visible;    /* false: not drawn (pocketed, off the table) */
 } cr_render_ball_t;
 
+/* A uniformly random orientation (Shoemake's method) for ball id, the same
+ * for the same seed and id: balls are racked and spotted with their stripes
+ * and numbers any way up, as real ones are. */
+void cr_render_random_orientation(uint64_t seed, int id, double q[4]);
+
 #define CR_RENDER_CUE_LENGTH_MM 1470.0
 #define CR_RENDER_CUE_TIP_RADIUS_MM 6.5
 #define CR_RENDER_CUE_BUTT_RADIUS_MM 15.0

@@ -667,7 +667,7 @@ static int render_frames(ctx_t *c, double t_end)
         return fail(c, CR_ERR_INVALID, "the camera cannot see the table");
     rc.cam = &cam;
     for (i = 0; i < CR_NUM_BALLS; i++)
-        rc.q[i][0] = 1.0;
+        cr_render_random_orientation(scn->seed, i, rc.q[i]);
     rc.skin[0] = 224;
     rc.skin[1] = 172;
     rc.skin[2] = 140;

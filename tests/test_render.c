@@ -500,6 +500,34 @@ static int count_diff(const uint8_t *a, const uint8_t *bg, size_t n, int thresh)
 
 /* A stripe ball turned 90 degrees about y shows its stripe across the top
  * instead of a white cap: many pixels change. */
+/* Random ball orientations: unit quaternions, the same for the same seed
+ * and ball, and uniform: the stripe's axis (body z) points any way, so it
+ * is within 26 degrees of vertical (a pole up, all white from above) for
+ * about 1 - cos 26 = 10 % of balls, and its mean vertical component is 0. */
+static void test_random_orientation(void)
+{
+    double q[4], q2[4], sum_z = 0.0;
+    int n_up = 0, n = 4000;
+
+    for (int i = 0; i < n; i++) {
+        double z;
+
+        cr_render_random_orientation(1000u + (uint64_t)(i / 16), i % 16, q);
+        CU_ASSERT_DOUBLE_EQUAL(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3], 1.0, 1e-12);
+        /* third row, third column of the rotation: body z's table z */
+        z = 1.0 - 2.0 * (q[1] * q[1] + q[2] * q[2]);
+        sum_z += z;
+        n_up += fabs(z) > cos(26.0 * 3.14159265358979 / 180.0);
+    }
+    CU_ASSERT(fabs(sum_z / n) < 0.05);
+    CU_ASSERT(n_up > 0.07 * n && n_up < 0.13 * n);
+    cr_render_random_orientation(7, 3, q);
+    cr_render_random_orientation(7, 3, q2);
+    CU_ASSERT(memcmp(q, q2, sizeof(q)) == 0);
+    cr_render_random_orientation(7, 4, q2);
+    CU_ASSERT(memcmp(q, q2, sizeof(q)) != 0);
+}
+
 static void test_stripe_rotation(void)
 {
     cr_table_t t = t9();
@@ -908,6 +936,7 @@ int cr_test_register_render(void)
         !CU_add_test(s, "ball silhouette centre, tilted close camera", test_ball_centroid_tilted) ||
         !CU_add_test(s, "same seed same bytes", test_determinism) ||
         !CU_add_test(s, "stripe follows the quaternion", test_stripe_rotation) ||
+        !CU_add_test(s, "random orientations are uniform", test_random_orientation) ||
         !CU_add_test(s, "motion blur spreads a fast ball", test_motion_blur) ||
         !CU_add_test(s, "occlusion by height and labels", test_occlusion_and_labels) ||
         !CU_add_test(s, "invalid arguments", test_render_invalid) ||

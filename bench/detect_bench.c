@@ -477,6 +477,18 @@ int main(int argc, char **argv)
                         am = k;
                 n_id_ok += am == id;
                 confusion[id][am]++;
+                if (getenv("BENCH_DUMP")) {
+                    int cm = 0;
+
+                    for (k = 1; k < CR_COLOUR_COUNT; k++)
+                        if (dets[bi].colour_p[k] > dets[bi].colour_p[cm])
+                            cm = k;
+                    printf("dump f %ld truth %2d best %2d p %.2f white %.2f colour %d p %.2f sigma %.2f err %.2f dx %.2f "
+                           "dy %.2f uv %.1f %.1f r %.1f\n",
+                           (long)f, id, am, dets[bi].id_p[am], dets[bi].white_frac, cm, dets[bi].colour_p[cm],
+                           dets[bi].sigma_mm, best, dets[bi].x - b->x, dets[bi].y - b->y, dets[bi].u, dets[bi].v,
+                           dets[bi].r_px);
+                }
                 if (dets[bi].id_p[am] >= 0.5f) {
                     n_id_conf++;
                     n_id_conf_ok += am == id;

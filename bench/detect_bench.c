@@ -34,7 +34,10 @@
  * nominal colour and the measured cloth. A summary line gives
  * the same figures for the close ids together and for the others.
  * BENCH_ERRS=FILE appends one line per resting match, "cloth id error_mm
- * sigma_mm flip", for pooling several clips.
+ * sigma_mm flip", for pooling several clips. BENCH_DUMP=1 prints every
+ * match ("dump f FRAME truth ID best ID p ... err MM dx dy uv U V r R"):
+ * the id the detector's own probabilities favour, white share, colour
+ * class, sigma_mm, the error and its table components, the image centre.
  */
 #include <jansson.h>
 #include <math.h>

@@ -1504,7 +1504,8 @@ static bool cr_det_refine(cr_detector_t *d, const cr_yuv_image_t *img, const cr_
          * outline at the known radius agrees with the most edge weight,
          * when at least 40 % of the rays agree with it (the shadow side
          * does not); the support stays that of the free fit (the ball is
-         * seen as much), and so does the ambiguity in sigma. Over the
+         * seen as much), and sigma's ambiguity is half the distance
+         * between the two (the other may be right after all). Over the
          * ambiguous outlines of ten 720p clips (every cloth) this halves
          * the median error; maroon on red cloth stays poor either way. */
         if (amb > 0.25) {
@@ -1513,6 +1514,9 @@ static bool cr_det_refine(cr_detector_t *d, const cr_yuv_image_t *img, const cr_
 
             cr_det_consensus(&rs0, n, r_px, d0, t, 0.35 * r_px, tc);
             sup3 = cr_det_fit(&rs0, n, r_px, sig_loc, 3.0, d0, tc, t3, &dl3, &fr3, &rms3, &n3, &info3);
+            /* either may be the ball: uncertain by half their distance */
+            if (n3 >= 6)
+                amb = fmax(amb, 0.5 * hypot(t3[0] - t[0], t3[1] - t[1]));
             if (n3 >= 6 && sup3 >= 0.4 && dl - d0 > fmax(0.25, 0.02 * r_px)) {
                 u = c[0] + t3[0];
                 v = c[1] + t3[1];

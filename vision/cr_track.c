@@ -732,11 +732,12 @@ static void add_evidence(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, do
         k->vw.ls[c] += w * log(d->colour_p[c] + STRIPE_WHITE_SHARE * d->colour_p[CR_COLOUR_WHITE] + 0.01);
     }
     k->vw.wc += w;
-    /* the pattern only from sharp enough frames: a streak mixes the faces,
-     * and a number spot (about a third of the ball across) smeared by half
-     * a radius already reads as a band (a solid 4 rolling at 0.8 R a frame
-     * showed a stripe in 10 frames and was taken for the 12) */
-    if (!(streak > 0.5 * R)) {
+    /* a streak mixes the faces; and a number spot (about a third of the
+     * ball across) smeared by half a radius already reads as a band: a
+     * solid 4 rolling at 0.8 R a frame showed a stripe in 10 frames and
+     * was taken for the 12. Seeing a stripe is near-proof, so it counts
+     * only from frames sharper than that */
+    if (!(streak > R)) {
         look = look_of(tr, d);
         if (look == LOOK_CUE) {
             k->vw.n_white += 1;
@@ -744,7 +745,7 @@ static void add_evidence(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, do
                 k->ev.q_white = 1.0;
             else if (moved > 3.0 * d->sigma_mm)
                 k->ev.q_white += fmin(1.0, moved / R);
-        } else if (look == LOOK_STRIPE) {
+        } else if (look == LOOK_STRIPE && !(streak > 0.5 * R)) {
             k->vw.n_stripe += 1;
         } else if (look == LOOK_SOLID) {
             k->vw.n_solid += 1;
@@ -1894,6 +1895,13 @@ int cr_tracker_pop(cr_tracker_t *tr, cr_ball_frame_t *out)
         b->id_conf = (float)(t->id >= 0 ? 1.0 / (1.0 + exp(-t->margin)) : 0.0);
         b->status = (cr_ball_status_t)e->status;
         b->blurred = e->blurred;
+        if (tr->p.id_set & 1u) {
+            double mg;
+            int best = own_best(tr, t, &mg);
+
+            b->not_cue = best > 0 &&
+                         id_loglik(t, best, tr->p.colour_cap) - id_loglik(t, 0, tr->p.colour_cap) >= tr->p.id_margin;
+        }
         b->sigma_mm = e->sigma;
         b->x = e->x;
         b->y = e->y;

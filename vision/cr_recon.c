@@ -135,6 +135,7 @@ struct cr_recon {
     int spare_track[NB];    /* slots >= NID: the track held, -1 free */
     int spare_id[NB];       /* ... and the id the tracker gives it now, -1 none */
     int spare_named[NB];    /* ... the last number it was given (-1 none) */
+    bool spare_not_cue[NB]; /* ... its looks rule out the cue ball now */
     double spare_since[NB]; /* ... first given since it last named another number (frame time) */
     int ts_track[TRACK_MAP], ts_slot[TRACK_MAP]; /* the slot each recent track was put in */
     int n_ts;               /* entries used (a ring once full) */
@@ -2564,6 +2565,7 @@ static void relabel_slot(cr_recon_t *rc, int s, int id)
             rc->ts_slot[i] = id;
     rc->spare_track[s] = -1;
     rc->spare_id[s] = rc->spare_named[s] = -1;
+    rc->spare_not_cue[s] = false;
 }
 
 static void relabel_to_cue(cr_recon_t *rc, int s)
@@ -2658,13 +2660,15 @@ static void resolve_changes(cr_recon_t *rc)
      * no shot open, an unidentified ball that starts from rest is the cue
      * ball (the tracker has not named it yet, e.g. a white ball it cannot yet
      * tell from a stripe showing its white), and so is one the tracker names
-     * the cue ball now but has not held long enough to be merged. */
+     * the cue ball now but has not held long enough to be merged; never one
+     * whose looks rule the cue ball out (a racked red ball whose detections
+     * waver by a centimetre is no stroke). */
     if (!rc->active && (!on_table_state(rc->b[CR_BALL_CUE].state) ||
                         (rc->n_frames > 0 && frm(rc, rc->n_frames - 1)->st[CR_BALL_CUE] != OB_SEEN)))
         for (k = 0; k < rc->nch; k++) {
             const change_t *c = &rc->ch[k];
 
-            if (c->kind == CH_ONSET && c->ball >= NID &&
+            if (c->kind == CH_ONSET && c->ball >= NID && !rc->spare_not_cue[c->ball] &&
                 (rc->spare_id[c->ball] < 0 || rc->spare_id[c->ball] == CR_BALL_CUE)) {
                 const int s = c->ball;
 
@@ -3217,6 +3221,7 @@ static int ball_slot(cr_recon_t *rc, const cr_ball_obs_t *o, double t)
         slot = rc->ts_slot[at]; /* an unidentified track keeps its spare slot for life */
         /* the tracker's word now (it may take a number back for a while) */
         rc->spare_id[slot] = known ? o->id : -1;
+        rc->spare_not_cue[slot] = o->not_cue;
         if (known && o->id != rc->spare_named[slot]) {
             rc->spare_named[slot] = o->id;
             rc->spare_since[slot] = t;
@@ -3231,6 +3236,7 @@ static int ball_slot(cr_recon_t *rc, const cr_ball_obs_t *o, double t)
         for (k = NID; k < NB && slot < 0; k++)
             if (rc->spare_track[k] < 0) {
                 rc->spare_track[k] = o->track;
+                rc->spare_not_cue[k] = o->not_cue;
                 slot = k;
             }
     if (slot < 0)

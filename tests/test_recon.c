@@ -853,6 +853,55 @@ static void test_wavering_ball(void)
     }
 }
 
+/* Before the break, with the cue ball not identified yet: an unidentified
+ * racked ball whose detections jump 12 mm and stay gives a stroke when its
+ * looks allow the cue ball (only the cue ball is struck), none when they
+ * rule it out (not_cue). */
+static void test_not_cue_no_stroke(void)
+{
+    for (int q = 0; q < 2; q++) {
+        cr_table_t tab;
+        cr_recon_t *rc = NULL;
+        cr_recon_params_t rp;
+        cr_ball_frame_t *fr = calloc(1, sizeof(*fr));
+        cr_event_t *out = calloc(128, sizeof(*out));
+        const double fps = 30.0;
+        int n, k, strokes = 0;
+
+        CU_ASSERT_PTR_NOT_NULL_FATAL(fr);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+        rng = 81 + (uint64_t)q;
+        cr_table_init(&tab, 2540.0, 1270.0);
+        cr_recon_params_defaults(&rp);
+        rp.fps = fps;
+        CU_ASSERT_EQUAL_FATAL(cr_recon_create(&tab, &rp, &rc), 0);
+        for (k = 0; k < (int)(4.0 * fps); k++) {
+            double t = k / fps, off = t >= 2.0 ? 12.0 * fmin(1.0, (t - 2.0) * fps / 3.0) : 0.0;
+
+            memset(fr, 0, sizeof(*fr));
+            fr->t = t;
+            fr->frame = (uint64_t)k;
+            fr->n = 3;
+            /* the cue ball in the kitchen, not identified (not_cue false) */
+            fr->balls[0] = (cr_ball_obs_t){.id = -1, .track = 0, .x = 485 + 0.5 * gauss(), .y = 555 + 0.5 * gauss(),
+                                           .sigma_mm = 0.5, .status = CR_BALL_SEEN};
+            fr->balls[1] = (cr_ball_obs_t){.id = 1, .track = 1, .x = 1905 + 0.5 * gauss(), .y = 635 + 0.5 * gauss(),
+                                           .sigma_mm = 0.5, .status = CR_BALL_SEEN};
+            fr->balls[2] = (cr_ball_obs_t){.id = -1, .track = 2, .x = 2004 - off + 0.5 * gauss(),
+                                           .y = 578 + 0.5 * gauss(), .sigma_mm = 1.0, .status = CR_BALL_SEEN,
+                                           .not_cue = q == 1};
+            CU_ASSERT_EQUAL_FATAL(cr_recon_push(rc, fr, out, 128, &n), 0);
+            strokes += count(out, n, CR_EV_STROKE, -1);
+        }
+        CU_ASSERT_EQUAL(cr_recon_finish(rc, out, 128, &n), 0);
+        strokes += count(out, n, CR_EV_STROKE, -1);
+        CU_ASSERT_EQUAL(strokes, q == 0 ? 1 : 0);
+        cr_recon_destroy(rc);
+        free(fr);
+        free(out);
+    }
+}
+
 /* A ball running along the foot rail past a corner pocket: the tracker
  * loses its track by the pocket and picks the ball up again under a new
  * track a few millimetres on. The old track vanishing by the pocket is no
@@ -1032,6 +1081,7 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "cue ball put down nearby", test_placed_nearby) ||
         !CU_add_test(s, "cue ball back under an unnamed track", test_cue_back_unnamed) ||
         !CU_add_test(s, "wavering ball is not touched", test_wavering_ball) ||
+        !CU_add_test(s, "a ball that cannot be the cue ball gives no stroke", test_not_cue_no_stroke) ||
         !CU_add_test(s, "a track lost by a pocket is no ball dropped", test_track_break_by_pocket) ||
         !CU_add_test(s, "two tracks named alike are not one ball", test_same_name_twice))
         return -1;

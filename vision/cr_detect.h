@@ -55,12 +55,17 @@
  *
  * Known weak case: a ball of the cloth's own colour (maroon 7/15 or red
  * 3/11 on red cloth, green 6/14 on green) has a faint outline; on the side
- * of its cast shadow the dark cloth continues the ball, and a fit can
- * settle 1-4 px toward the shadow. Each fit is stable to noise only as far
- * as the image allows (see the per-frame figures of bench/detect_bench.c);
- * across frames, a resting ball is kept (below), so its position does not
- * jump with the noise. Its sigma_mm grows with the ambiguity but does not
- * cover a bias the two fits share.
+ * of its cast shadow the dark cloth continues the ball, and a free fit
+ * settles 1-4 px toward the shadow as a circle larger than a ball. When it
+ * is larger by over a quarter pixel and disagrees with the fit at the known
+ * radius, the ball is placed where the outline at the known radius agrees
+ * with the most edge weight (a shadow's edges agree with no single
+ * translation); sigma_mm then carries half the distance between the two
+ * placements. Each fit is stable to noise only as far as the image allows
+ * (see the per-frame figures of bench/detect_bench.c); across frames, a
+ * resting ball is kept (below), so its position does not jump with the
+ * noise. Maroon on red cloth is the worst: its colour is so close to the
+ * cloth's that in some places it is not foreground at all and is missed.
  *
  * State kept between frames: the background model (initialised from the
  * first frame, where the cloth is recognised by its dominant colour; what

@@ -62,6 +62,8 @@ struct cr_detector {
     double edge_off;    /* learned: uniform edge offset of sharp complete outlines, px */
     int edge_n;
     int white_n;
+    int white_ready; /* 1: the white reference became usable during this frame, 2: in the last
+                      * (detections kept from before then are identified again) */
     float *ref;      /* gw*gh*3: samples when their region was last examined */
     cr_detection_t *prev; /* last frame's detections (before min_score) */
     int n_prev;
@@ -413,6 +415,7 @@ void cr_detector_reset(cr_detector_t *d)
         d->have_bg = 0;
         d->n_prev = 0;
         d->white_n = 0;
+        d->white_ready = 0;
         d->edge_n = 0;
     }
 }
@@ -1298,6 +1301,8 @@ static double cr_det_identify(cr_detector_t *d, const cr_yuv_image_t *img, cr_de
         d->white_ratio = d->white_n ? d->white_ratio + (ratio - d->white_ratio) / (d->white_n < 50 ? d->white_n + 1 : 50)
                                     : ratio;
         d->white_n++;
+        if (d->white_n == 6)
+            d->white_ready = 1;
     }
     /* ids: solids show little white, stripes a lot, the cue ball all (and
      * so does a stripe seen from its pole, a few per cent of orientations) */
@@ -1807,7 +1812,10 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
                     if (!d->prev_dead[a] && d->prev_quiet[a] && nd < 2 * CR_VISION_MAX_DETECTIONS) {
                         d->prev_dead[a] = 2;
                         d->reuse[nd] = 1;
-                        d->dets[nd++] = *o;
+                        d->dets[nd] = *o;
+                        if (d->white_n <= 5 || d->white_ready == 2)
+                            cr_det_identify(d, img, &d->dets[nd]);
+                        nd++;
                         continue;
                     }
                     d->prev_dead[a] = 1;
@@ -1846,7 +1854,16 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
                 continue;
             d->prev_dead[a] = 1; /* taken */
             d->reuse[nd] = 1;
-            d->dets[nd++] = *o;
+            d->dets[nd] = *o;
+            /* until the white reference is learned (from white balls'
+             * tops against the cloth beside them) a kept ball is
+             * identified again each frame, which also teaches it from a
+             * resting cue ball; once learned, every ball kept from before
+             * once more: red and maroon are told apart by it (a rack
+             * resting from the first frame kept both at even odds) */
+            if (d->white_n <= 5 || d->white_ready == 2)
+                cr_det_identify(d, img, &d->dets[nd]);
+            nd++;
         }
     }
     t2 = cr_det_now_ms();
@@ -1907,6 +1924,7 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
     }
     memcpy(d->prev, d->dets, (size_t)nd * sizeof *d->dets);
     d->n_prev = nd;
+    d->white_ready = d->white_ready == 1 ? 2 : 0;
     /* coverage for the background update */
     for (i = 0; i < nd; i++) {
         const cr_detection_t *o = &d->dets[i];

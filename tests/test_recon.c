@@ -800,6 +800,38 @@ static void test_cue_back_unnamed(void)
     }
 }
 
+/* A recon on a 9 ft table at fps, with a frame and 128 events to fill, the
+ * noise seeded. */
+typedef struct {
+    cr_recon_t *rc;
+    cr_ball_frame_t *fr;
+    cr_event_t *out;
+} rfix_t;
+
+static void rfix_open(rfix_t *f, double fps, uint64_t seed)
+{
+    cr_table_t tab;
+    cr_recon_params_t rp;
+
+    f->rc = NULL;
+    f->fr = calloc(1, sizeof(*f->fr));
+    f->out = calloc(128, sizeof(*f->out));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f->fr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f->out);
+    rng = seed;
+    cr_table_init(&tab, 2540.0, 1270.0);
+    cr_recon_params_defaults(&rp);
+    rp.fps = fps;
+    CU_ASSERT_EQUAL_FATAL(cr_recon_create(&tab, &rp, &f->rc), 0);
+}
+
+static void rfix_close(rfix_t *f)
+{
+    cr_recon_destroy(f->rc);
+    free(f->fr);
+    free(f->out);
+}
+
 /* A ball the detector measures poorly (a ball the colour of the cloth: its
  * outline against the shadow side is unsure) seems to shift 12 mm and stay.
  * With the sigma the detector gives it (5 mm) that is no touched ball; the
@@ -812,44 +844,32 @@ static void test_wavering_ball(void)
     const int want[3] = {0, 1, 0};
 
     for (int q = 0; q < 3; q++) {
-        cr_table_t tab;
-        cr_recon_t *rc = NULL;
-        cr_recon_params_t rp;
-        cr_ball_frame_t *fr = calloc(1, sizeof(*fr));
-        cr_event_t *out = calloc(128, sizeof(*out));
+        rfix_t f;
         const double fps = 30.0;
         int n, k, disturbed = 0;
 
-        CU_ASSERT_PTR_NOT_NULL_FATAL(fr);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(out);
-        rng = 71 + (uint64_t)q;
-        cr_table_init(&tab, 2540.0, 1270.0);
-        cr_recon_params_defaults(&rp);
-        rp.fps = fps;
-        CU_ASSERT_EQUAL_FATAL(cr_recon_create(&tab, &rp, &rc), 0);
+        rfix_open(&f, fps, 71 + (uint64_t)q);
         for (k = 0; k < (int)(5.0 * fps); k++) {
             double t = k / fps, off = 0.0;
 
             /* off to 12 mm over 5 frames at 1 s (and back at back_at) */
             if (t >= 1.0 && t < back_at[q])
                 off = 12.0 * fmin(1.0, (t - 1.0) * fps / 5.0);
-            memset(fr, 0, sizeof(*fr));
-            fr->t = t;
-            fr->frame = (uint64_t)k;
-            fr->n = 2;
-            fr->balls[0] = (cr_ball_obs_t){.id = 0, .track = 0, .x = 500 + 0.5 * gauss(), .y = 600 + 0.5 * gauss(),
-                                           .sigma_mm = 0.5, .status = CR_BALL_SEEN};
-            fr->balls[1] = (cr_ball_obs_t){.id = 7, .track = 1, .x = 1200 + off + 0.4 * gauss(),
-                                           .y = 600 + 0.4 * gauss(), .sigma_mm = sigmas[q], .status = CR_BALL_SEEN};
-            CU_ASSERT_EQUAL_FATAL(cr_recon_push(rc, fr, out, 128, &n), 0);
-            disturbed += count(out, n, CR_EV_DISTURBED, 7);
+            memset(f.fr, 0, sizeof(*f.fr));
+            f.fr->t = t;
+            f.fr->frame = (uint64_t)k;
+            f.fr->n = 2;
+            f.fr->balls[0] = (cr_ball_obs_t){.id = 0, .track = 0, .x = 500 + 0.5 * gauss(), .y = 600 + 0.5 * gauss(),
+                                             .sigma_mm = 0.5, .status = CR_BALL_SEEN};
+            f.fr->balls[1] = (cr_ball_obs_t){.id = 7, .track = 1, .x = 1200 + off + 0.4 * gauss(),
+                                             .y = 600 + 0.4 * gauss(), .sigma_mm = sigmas[q], .status = CR_BALL_SEEN};
+            CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
+            disturbed += count(f.out, n, CR_EV_DISTURBED, 7);
         }
-        CU_ASSERT_EQUAL(cr_recon_finish(rc, out, 128, &n), 0);
-        disturbed += count(out, n, CR_EV_DISTURBED, 7);
+        CU_ASSERT_EQUAL(cr_recon_finish(f.rc, f.out, 128, &n), 0);
+        disturbed += count(f.out, n, CR_EV_DISTURBED, 7);
         CU_ASSERT_EQUAL(disturbed, want[q]);
-        cr_recon_destroy(rc);
-        free(fr);
-        free(out);
+        rfix_close(&f);
     }
 }
 
@@ -860,45 +880,33 @@ static void test_wavering_ball(void)
 static void test_not_cue_no_stroke(void)
 {
     for (int q = 0; q < 2; q++) {
-        cr_table_t tab;
-        cr_recon_t *rc = NULL;
-        cr_recon_params_t rp;
-        cr_ball_frame_t *fr = calloc(1, sizeof(*fr));
-        cr_event_t *out = calloc(128, sizeof(*out));
+        rfix_t f;
         const double fps = 30.0;
         int n, k, strokes = 0;
 
-        CU_ASSERT_PTR_NOT_NULL_FATAL(fr);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(out);
-        rng = 81 + (uint64_t)q;
-        cr_table_init(&tab, 2540.0, 1270.0);
-        cr_recon_params_defaults(&rp);
-        rp.fps = fps;
-        CU_ASSERT_EQUAL_FATAL(cr_recon_create(&tab, &rp, &rc), 0);
+        rfix_open(&f, fps, 81 + (uint64_t)q);
         for (k = 0; k < (int)(4.0 * fps); k++) {
             double t = k / fps, off = t >= 2.0 ? 12.0 * fmin(1.0, (t - 2.0) * fps / 3.0) : 0.0;
 
-            memset(fr, 0, sizeof(*fr));
-            fr->t = t;
-            fr->frame = (uint64_t)k;
-            fr->n = 3;
+            memset(f.fr, 0, sizeof(*f.fr));
+            f.fr->t = t;
+            f.fr->frame = (uint64_t)k;
+            f.fr->n = 3;
             /* the cue ball in the kitchen, not identified (not_cue false) */
-            fr->balls[0] = (cr_ball_obs_t){.id = -1, .track = 0, .x = 485 + 0.5 * gauss(), .y = 555 + 0.5 * gauss(),
-                                           .sigma_mm = 0.5, .status = CR_BALL_SEEN};
-            fr->balls[1] = (cr_ball_obs_t){.id = 1, .track = 1, .x = 1905 + 0.5 * gauss(), .y = 635 + 0.5 * gauss(),
-                                           .sigma_mm = 0.5, .status = CR_BALL_SEEN};
-            fr->balls[2] = (cr_ball_obs_t){.id = -1, .track = 2, .x = 2004 - off + 0.5 * gauss(),
-                                           .y = 578 + 0.5 * gauss(), .sigma_mm = 1.0, .status = CR_BALL_SEEN,
-                                           .not_cue = q == 1};
-            CU_ASSERT_EQUAL_FATAL(cr_recon_push(rc, fr, out, 128, &n), 0);
-            strokes += count(out, n, CR_EV_STROKE, -1);
+            f.fr->balls[0] = (cr_ball_obs_t){.id = -1, .track = 0, .x = 485 + 0.5 * gauss(), .y = 555 + 0.5 * gauss(),
+                                             .sigma_mm = 0.5, .status = CR_BALL_SEEN};
+            f.fr->balls[1] = (cr_ball_obs_t){.id = 1, .track = 1, .x = 1905 + 0.5 * gauss(), .y = 635 + 0.5 * gauss(),
+                                             .sigma_mm = 0.5, .status = CR_BALL_SEEN};
+            f.fr->balls[2] = (cr_ball_obs_t){.id = -1, .track = 2, .x = 2004 - off + 0.5 * gauss(),
+                                             .y = 578 + 0.5 * gauss(), .sigma_mm = 1.0, .status = CR_BALL_SEEN,
+                                             .not_cue = q == 1};
+            CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
+            strokes += count(f.out, n, CR_EV_STROKE, -1);
         }
-        CU_ASSERT_EQUAL(cr_recon_finish(rc, out, 128, &n), 0);
-        strokes += count(out, n, CR_EV_STROKE, -1);
+        CU_ASSERT_EQUAL(cr_recon_finish(f.rc, f.out, 128, &n), 0);
+        strokes += count(f.out, n, CR_EV_STROKE, -1);
         CU_ASSERT_EQUAL(strokes, q == 0 ? 1 : 0);
-        cr_recon_destroy(rc);
-        free(fr);
-        free(out);
+        rfix_close(&f);
     }
 }
 

@@ -1895,7 +1895,7 @@ int cr_tracker_pop(cr_tracker_t *tr, cr_ball_frame_t *out)
         b->id_conf = (float)(t->id >= 0 ? 1.0 / (1.0 + exp(-t->margin)) : 0.0);
         b->status = (cr_ball_status_t)e->status;
         b->blurred = e->blurred;
-        if (tr->p.id_set & 1u) {
+        if (b->id < 0 && (tr->p.id_set & 1u)) {
             double mg;
             int best = own_best(tr, t, &mg);
 

@@ -90,8 +90,8 @@ typedef struct {
     cr_ball_status_t status;
     float id_conf;    /* 0..1 confidence in id */
     bool blurred;     /* the detection was a motion streak */
-    bool not_cue;     /* its looks rule out the cue ball (a coloured ball), even when
-                       * its number is not known yet */
+    bool not_cue;     /* id -1 only: its looks already rule out the cue ball (a
+                       * coloured ball whose number is not known yet) */
 } cr_ball_obs_t;
 
 /* All balls the tracker knows of at one frame time. */

@@ -951,7 +951,9 @@ static void cr_det_pick(cr_det_rays_t *rs, double n[][2], double tx, double ty, 
  * e_k - n_k . t over the agreeing edges, for telling things of another
  * size), the rms of the agreeing residuals, their count and their summed
  * inverse localisation variance (px^-2; an edge of contrast ct is located
- * to about sig_grad / ct px) out. */
+ * to about sig_grad / ct px) out. t_start: NULL starts from no
+ * translation with every edge; else from there, with only the edges near
+ * its outline. */
 static double cr_det_fit(cr_det_rays_t *rs, double n[][2], double r_px, double sig_grad, double d_prior, double d0,
                          const double *t_start, double t_out[2], double *delta_out, double *free_out, double *rms_out,
                          int *n_in_out, double *info_out)
@@ -1679,6 +1681,20 @@ static int cr_det_merge_streaks(cr_detector_t *d, const cr_yuv_image_t *img, cr_
     return nd;
 }
 
+/* Keeps last frame's detection o as detection nd of this frame. Until the
+ * white reference is learned (from white balls' tops against the cloth
+ * beside them) a kept white ball is identified again each frame, which
+ * teaches it from a resting cue ball; once learned, every ball kept from
+ * before once more: red and maroon are told apart by it (a rack resting
+ * from the first frame kept both at even odds). */
+static void cr_det_keep(cr_detector_t *d, const cr_yuv_image_t *img, const cr_detection_t *o, int nd)
+{
+    d->reuse[nd] = 1;
+    d->dets[nd] = *o;
+    if (d->white_ready == 2 || (d->white_n <= 5 && o->colour_p[CR_COLOUR_WHITE] > 0.5f))
+        cr_det_identify(d, img, &d->dets[nd]);
+}
+
 int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t *out, int max, int *n)
 {
     const int gw = d ? d->gw : 0, gh = d ? d->gh : 0;
@@ -1811,11 +1827,7 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
                         continue; /* kept already (regions overlap) */
                     if (!d->prev_dead[a] && d->prev_quiet[a] && nd < 2 * CR_VISION_MAX_DETECTIONS) {
                         d->prev_dead[a] = 2;
-                        d->reuse[nd] = 1;
-                        d->dets[nd] = *o;
-                        if (d->white_n <= 5 || d->white_ready == 2)
-                            cr_det_identify(d, img, &d->dets[nd]);
-                        nd++;
+                        cr_det_keep(d, img, o, nd++);
                         continue;
                     }
                     d->prev_dead[a] = 1;
@@ -1853,17 +1865,7 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
                 o->v >= 2.0 * ro->y1)
                 continue;
             d->prev_dead[a] = 1; /* taken */
-            d->reuse[nd] = 1;
-            d->dets[nd] = *o;
-            /* until the white reference is learned (from white balls'
-             * tops against the cloth beside them) a kept ball is
-             * identified again each frame, which also teaches it from a
-             * resting cue ball; once learned, every ball kept from before
-             * once more: red and maroon are told apart by it (a rack
-             * resting from the first frame kept both at even odds) */
-            if (d->white_n <= 5 || d->white_ready == 2)
-                cr_det_identify(d, img, &d->dets[nd]);
-            nd++;
+            cr_det_keep(d, img, o, nd++);
         }
     }
     t2 = cr_det_now_ms();

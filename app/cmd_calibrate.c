@@ -499,13 +499,19 @@ int cr_cmd_calibrate(int argc, char **argv)
                     t = inferred;
                     st = cr_calib_detect(&img, &t, &cp, res);
                 }
-            } else {
+            } else if (res->n_balls_measured < 2) {
                 snprintf(table_why, sizeof(table_why), "default 9 ft: too few balls on the bed to infer the size");
+            } else {
+                char tmp[sizeof(table_why) - 16];
+
+                snprintf(tmp, sizeof(tmp), "%s", table_why);
+                snprintf(table_why, sizeof(table_why), "default 9 ft: %s", tmp);
             }
         }
         if (st != CR_CALIB_OK) {
-            cr_cli_error("calibrate: %s: the table was not found: %s%s%s", argv[optind], cr_calib_strerror(st),
-                         res->message[0] ? ": " : "", res->message);
+            /* the message starts with the status's own words */
+            cr_cli_error("calibrate: %s: the table was not found: %s", argv[optind],
+                         res->message[0] ? res->message : cr_calib_strerror(st));
             goto done;
         }
         if (head_given)

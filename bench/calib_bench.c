@@ -25,12 +25,13 @@
  * cameras with the head on the right kept at the default (the image left):
  * their corners are the other way round, by design.
  *
- * usage: calib_bench [-g] [-n] [-r] [N [seed [width height [only]]]] [--rack]
+ * usage: calib_bench [-g] [-n] [-r] [-v] [N [seed [width height [only]]]] [--rack]
  * (defaults 100 1 1280 720; only: run camera index `only` alone, print its
  * corners and write its frame to calib_bench_ONLY.ppm; -g: draw an opaque
  * broadcast graphic, a score box, over a random rail; -n: fit the camera
  * without the diamond sights, as where none are seen; -r, --rack: the head
- * end from racks, above)
+ * end from racks, above; -v: vary the lighting and the look, see
+ * bench_vary_look)
  */
 #include <math.h>
 #include <stdio.h>
@@ -112,13 +113,52 @@ static void bench_graphic(uint8_t *img, int w, int h, const cr_camera_t *cam, co
         }
 }
 
+/* -v: the look of the room and the table, from its own stream (the cameras
+ * and balls stay those of the plain run): the cloth colour off its preset
+ * (each channel +-12 %; one table in six purple or teal instead), the rail
+ * wood (five finishes), sights round or diamond, 1-4 lamps anywhere over
+ * the bed at 0.8-1.5 m, 0.6-1.4 strong, room light 0.1-0.6, exposure
+ * 0.7-1.3, vignetting 0-0.5, lens blur 0.4-1.2 px, sensor noise 0.5-4
+ * levels, cloth texture 0.2-1, shadows 0.6-1. The table is a 9, 8 or 7 ft
+ * one too (main). */
+static void bench_vary_look(uint64_t seed, int i, const cr_table_t *t, cr_render_params_t *rp)
+{
+    static const uint8_t rails[5][3] = {{92, 50, 28}, {160, 110, 60}, {32, 30, 30}, {110, 108, 104}, {112, 42, 30}};
+    static const uint8_t odd[2][3] = {{88, 52, 120}, {24, 112, 112}};
+    uint64_t s = (seed ^ 0xC0FFEE1234567ull) * 0x100000001B3ull + (uint64_t)i;
+    int c, k;
+
+    if (bench_rng(&s) % 6 == 0)
+        memcpy(rp->cloth_rgb, odd[bench_rng(&s) & 1], 3);
+    for (c = 0; c < 3; c++)
+        rp->cloth_rgb[c] = (uint8_t)fmin(255.0, rp->cloth_rgb[c] * bench_uni(&s, 0.88, 1.12));
+    memcpy(rp->rail_rgb, rails[bench_rng(&s) % 5], 3);
+    rp->round_diamonds = bench_rng(&s) & 1;
+    rp->n_lamps = 1 + (int)(bench_rng(&s) % 4);
+    for (k = 0; k < rp->n_lamps; k++) {
+        rp->lamps[k].x_mm = bench_uni(&s, 0.15, 0.85) * t->length_mm;
+        rp->lamps[k].y_mm = bench_uni(&s, 0.3, 0.7) * t->width_mm;
+        rp->lamps[k].z_mm = bench_uni(&s, 800.0, 1500.0);
+        rp->lamps[k].radius_mm = bench_uni(&s, 100.0, 300.0);
+        rp->lamps[k].intensity = bench_uni(&s, 0.6, 1.4);
+    }
+    rp->ambient = bench_uni(&s, 0.1, 0.6);
+    rp->exposure = bench_uni(&s, 0.7, 1.3);
+    rp->vignetting = bench_uni(&s, 0.0, 0.5);
+    rp->lens_blur_px = bench_uni(&s, 0.4, 1.2);
+    rp->noise_sigma = bench_uni(&s, 0.5, 4.0);
+    rp->cloth_noise = bench_uni(&s, 0.2, 1.0);
+    rp->shadow_strength = bench_uni(&s, 0.6, 1.0);
+}
+
 int main(int argc, char **argv)
 {
-    bool graphic = false, no_sights = false, rack_mode = false;
+    bool graphic = false, no_sights = false, rack_mode = false, vary = false;
 
     while (argc > 1 && argv[1][0] == '-' && argv[1][1] != '\0' && argv[1][2] == '\0' &&
-           (argv[1][1] == 'g' || argv[1][1] == 'n' || argv[1][1] == 'r')) {
+           (argv[1][1] == 'g' || argv[1][1] == 'n' || argv[1][1] == 'r' || argv[1][1] == 'v')) {
         graphic |= argv[1][1] == 'g';
+        vary |= argv[1][1] == 'v';
         no_sights |= argv[1][1] == 'n';
         rack_mode |= argv[1][1] == 'r';
         argc--, argv++;
@@ -168,6 +208,12 @@ int main(int argc, char **argv)
 
         if (only >= 0 && i != only)
             continue;
+        if (vary) { /* a 9, 8 or 7 ft table, from the look's stream */
+            static const char *const sizes[3] = {"9ft", "8ft", "7ft"};
+            uint64_t sv = (seed ^ 0x7AB1E5ull) * 0x100000001B3ull + (uint64_t)i;
+
+            cr_table_parse(sizes[bench_rng(&sv) % 3], &t);
+        }
         cr_camera_setup_defaults(&cs, w, h);
         cs.tilt_deg = bench_uni(&s, 0.0, 8.0);
         cs.tilt_azimuth_deg = bench_uni(&s, 0.0, 360.0);
@@ -188,6 +234,8 @@ int main(int argc, char **argv)
         cr_render_params_defaults(&rp, &t);
         cr_render_cloth_rgb((cr_cloth_preset_t)cloth, rp.cloth_rgb);
         rp.seed = bench_rng(&s);
+        if (vary)
+            bench_vary_look(seed, i, &t, &rp);
         if (cr_renderer_create(&cam, &t, &rp, &r) != 0) {
             fprintf(stderr, "renderer failed\n");
             return 2;
@@ -277,8 +325,12 @@ int main(int argc, char **argv)
             fails_by[-res.status < 8 ? -res.status : 0]++;
             for (k = 0; k < 4; k++)
                 worst = fmax(worst, hypot(res.corners_px[k][0] - truth[k][0], res.corners_px[k][1] - truth[k][1]));
-            printf("camera %d: cloth %d tilt %.1f k1 %.3f: %s (worst corner %.2f px)\n", i, cloth, cs.tilt_deg, cs.k1,
+            printf("camera %d: cloth %d (%d %d %d) tilt %.1f k1 %.3f: %s (worst corner %.2f px)\n", i, cloth, rp.cloth_rgb[0], rp.cloth_rgb[1], rp.cloth_rgb[2], cs.tilt_deg, cs.k1,
                    res.message, worst);
+            if (only >= 0)
+                for (k = 0; k < 4; k++)
+                    printf("  corner %d: found %.2f %.2f, true %.2f %.2f\n", k, res.corners_px[k][0], res.corners_px[k][1],
+                           truth[k][0], truth[k][1]);
             continue;
         }
         ok++;

@@ -62,6 +62,8 @@ void cr_calib_params_defaults(cr_calib_params_t *p)
 
 /* ---- scratch and pixel access ----------------------------------------------------- */
 
+typedef double cr_light_grid_t[CR_CALIB_LIGHT_NX][4]; /* a row of cloth_light */
+
 typedef struct {
     const cr_calib_image_t *img;
     uint8_t *mask;   /* 1 cloth-coloured bed pixel, 2 in the grown region */
@@ -70,6 +72,7 @@ typedef struct {
     uint8_t *wt;     /* their weights (cr_collect) */
     int cap;         /* edge point capacity per side */
     double ref_chroma[3], ref_sum; /* the cloth model */
+    const cr_light_grid_t *light;  /* its colour over the image (cloth_light), or NULL */
 } cr_calib_ctx_t;
 
 static const uint8_t *cr_px(const cr_calib_image_t *img, int u, int v)
@@ -144,7 +147,8 @@ static int cr_median_rgb(const cr_calib_image_t *img, int u0, int v0, int u1, in
     return n;
 }
 
-static bool cr_is_cloth(const uint8_t q[3], const double ref_chroma[3], double ref_sum, const cr_calib_params_t *p)
+static bool cr_is_cloth_tol(const uint8_t q[3], const double ref_chroma[3], double ref_sum, const cr_calib_params_t *p,
+                            double tol)
 {
     double s = (double)q[0] + q[1] + q[2], d2 = 0.0;
     int c;
@@ -156,7 +160,179 @@ static bool cr_is_cloth(const uint8_t q[3], const double ref_chroma[3], double r
 
         d2 += d * d;
     }
-    return d2 <= p->chroma_tol * p->chroma_tol;
+    return d2 <= tol * tol;
+}
+
+static bool cr_is_cloth(const uint8_t q[3], const double ref_chroma[3], double ref_sum, const cr_calib_params_t *p)
+{
+    return cr_is_cloth_tol(q, ref_chroma, ref_sum, p, p->chroma_tol);
+}
+
+/* The cloth's colour at (u, v): bilinear between the centres of the grid's
+ * cells g (cloth_light): out[0] the brightness share, out[1..3] the
+ * chromaticity; false without a grid. */
+static bool cr_light_at(const cr_light_grid_t *g, int w, int h, double u, double v, double out[4])
+{
+    double x = u * CR_CALIB_LIGHT_NX / w - 0.5, y = v * CR_CALIB_LIGHT_NY / h - 0.5, fx, fy;
+    int i, j, c;
+
+    if (!g || g[0][0][0] <= 0.0)
+        return false;
+    x = x < 0.0 ? 0.0 : x > CR_CALIB_LIGHT_NX - 1 ? CR_CALIB_LIGHT_NX - 1 : x;
+    y = y < 0.0 ? 0.0 : y > CR_CALIB_LIGHT_NY - 1 ? CR_CALIB_LIGHT_NY - 1 : y;
+    i = (int)x, j = (int)y;
+    if (i > CR_CALIB_LIGHT_NX - 2)
+        i = CR_CALIB_LIGHT_NX - 2;
+    if (j > CR_CALIB_LIGHT_NY - 2)
+        j = CR_CALIB_LIGHT_NY - 2;
+    fx = x - i, fy = y - j;
+    for (c = 0; c < 4; c++)
+        out[c] = (1.0 - fy) * ((1.0 - fx) * g[j][i][c] + fx * g[j][i + 1][c]) +
+                 fy * ((1.0 - fx) * g[j + 1][i][c] + fx * g[j + 1][i + 1][c]);
+    return true;
+}
+
+/* The cloth test against the colour expected at (u, v). The sensor's noise
+ * in chromaticity grows as the light falls: where the bed is darker than
+ * the reference the tolerance widens in proportion, up to 3 times. */
+static bool cr_is_cloth_at(const cr_calib_image_t *img, const cr_light_grid_t *light, const uint8_t q[3],
+                           const double ref_chroma[3], double ref_sum, const cr_calib_params_t *p, int u, int v)
+{
+    double l[4];
+
+    if (!cr_light_at(light, img->width, img->height, u, v, l))
+        return cr_is_cloth(q, ref_chroma, ref_sum, p);
+    return cr_is_cloth_tol(q, l + 1, ref_sum * l[0], p, p->chroma_tol * (l[0] < 1.0 / 3.0 ? 3.0 : l[0] < 1.0 ? 1.0 / l[0] : 1.0));
+}
+
+/* The bed's colour per grid cell: the medians of the brightness share and
+ * of each chromaticity over the bed region's pixels (mask value 2, every
+ * 2nd pixel) in each cell with at least 16 of them; the other cells, ring
+ * by ring outward, the mean of their filled neighbours. False when no cell
+ * has enough. */
+static bool cr_fit_light(const cr_calib_image_t *img, const uint8_t *mask, double ref_sum, cr_light_grid_t *g)
+{
+    enum { NX = CR_CALIB_LIGHT_NX, NY = CR_CALIB_LIGHT_NY, NB = 766, NC = 257, STRIDE = NB + 3 * NC };
+    int w = img->width, h = img->height, u, v, i, j, k, c, left = 0;
+    int *hist = calloc((size_t)NX * NY * STRIDE, sizeof *hist), cnt[NY][NX];
+    bool any = false;
+
+    if (!hist)
+        return false;
+    memset(cnt, 0, sizeof cnt);
+    for (v = 0; v < h; v += 2)
+        for (u = 0; u < w; u += 2)
+            if (mask[(size_t)v * w + u] == 2) {
+                const uint8_t *q = cr_px(img, u, v);
+                int sum = q[0] + q[1] + q[2], *hc;
+
+                if (sum <= 0)
+                    continue;
+                i = u * NX / w, j = v * NY / h;
+                hc = hist + ((size_t)j * NX + i) * STRIDE;
+                hc[sum]++;
+                for (c = 0; c < 3; c++)
+                    hc[NB + c * NC + 256 * q[c] / sum]++;
+                cnt[j][i]++;
+            }
+    for (j = 0; j < NY; j++)
+        for (i = 0; i < NX; i++) {
+            const int *hc = hist + ((size_t)j * NX + i) * STRIDE;
+
+            memset(g[j][i], 0, sizeof g[j][i]);
+            if (cnt[j][i] < 16) {
+                left++;
+                continue;
+            }
+            for (c = 0; c < 4; c++) {
+                const int *hh = c == 0 ? hc : hc + NB + (c - 1) * NC;
+                int nb = c == 0 ? NB : NC, acc = 0;
+
+                for (k = 0; k < nb; k++) {
+                    acc += hh[k];
+                    if (2 * acc >= cnt[j][i])
+                        break;
+                }
+                g[j][i][c] = c == 0 ? (k + 0.5) / ref_sum : (k + 0.5) / 256.0;
+            }
+            any = true;
+        }
+    free(hist);
+    while (any && left > 0) { /* ring by ring: the cells next to filled ones */
+        double nxt[NY][NX][4];
+
+        memcpy(nxt, g, sizeof nxt);
+        for (j = 0; j < NY; j++)
+            for (i = 0; i < NX; i++) {
+                double sum[4] = {0.0, 0.0, 0.0, 0.0};
+                int m = 0, a, b;
+
+                if (g[j][i][0] > 0.0)
+                    continue;
+                for (b = j - 1; b <= j + 1; b++)
+                    for (a = i - 1; a <= i + 1; a++)
+                        if (a >= 0 && b >= 0 && a < NX && b < NY && g[b][a][0] > 0.0)
+                            for (c = 0, m++; c < 4; c++)
+                                sum[c] += g[b][a][c];
+                if (m > 0) {
+                    for (c = 0; c < 4; c++)
+                        nxt[j][i][c] = sum[c] / m;
+                    left--;
+                }
+            }
+        memcpy(g, nxt, sizeof nxt);
+    }
+    return any;
+}
+
+/* dst = src under a 3x3 box (edges clamped): the cloth tests on it see a
+ * third of the sensor noise. */
+static void cr_box3(const cr_calib_image_t *src, uint8_t *dst)
+{
+    int w = src->width, h = src->height, u, v, c, a, b;
+
+    for (v = 0; v < h; v++)
+        for (u = 0; u < w; u++)
+            for (c = 0; c < 3; c++) {
+                int acc = 0;
+
+                for (b = -1; b <= 1; b++)
+                    for (a = -1; a <= 1; a++) {
+                        int x = u + a < 0 ? 0 : u + a >= w ? w - 1 : u + a, y = v + b < 0 ? 0 : v + b >= h ? h - 1 : v + b;
+
+                        acc += cr_px(src, x, y)[c];
+                    }
+                dst[((size_t)v * w + u) * 3 + c] = (uint8_t)((acc + 4) / 9);
+            }
+}
+
+/* The median chromaticity distance from ref_chroma of the pixels in the
+ * brightness window of ref_sum (every 2nd) in the region u0..u1, v0..v1. */
+static double cr_chroma_scatter(const cr_calib_image_t *img, int u0, int v0, int u1, int v1, const double ref_chroma[3],
+                                double ref_sum, const cr_calib_params_t *p)
+{
+    enum { NH = 400 }; /* bins of 0.0005 */
+    int u, v, k, c, n = 0, acc = 0, hist[NH] = {0};
+
+    for (v = v0; v < v1; v += 2)
+        for (u = u0; u < u1; u += 2) {
+            const uint8_t *q = cr_px(img, u, v);
+            double sum = (double)q[0] + q[1] + q[2], d2 = 0.0;
+
+            if (sum < p->bright_lo * ref_sum || sum > p->bright_hi * ref_sum || sum <= 0.0)
+                continue;
+            for (c = 0; c < 3; c++)
+                d2 += (q[c] / sum - ref_chroma[c]) * (q[c] / sum - ref_chroma[c]);
+            k = (int)(sqrt(d2) / 0.0005);
+            hist[k < NH ? k : NH - 1]++;
+            n++;
+        }
+    for (k = 0; k < NH; k++) {
+        acc += hist[k];
+        if (2 * acc >= n)
+            break;
+    }
+    return n > 0 ? (k + 0.5) * 0.0005 : 1.0;
 }
 
 /* ---- edge points --------------------------------------------------------------------- */
@@ -217,7 +393,7 @@ static bool cr_cloth_along(const cr_calib_ctx_t *cx, const cr_calib_params_t *p,
     }
     for (c = 0; c < 3; c++)
         q[c] = (uint8_t)((acc[c] + m / 2) / m);
-    return cr_is_cloth(q, cx->ref_chroma, cx->ref_sum, p);
+    return cr_is_cloth_at(cx->img, cx->light, q, cx->ref_chroma, cx->ref_sum, p, u, v);
 }
 
 /* Brightness of the pixel k steps inward from the border on scanline i of
@@ -273,8 +449,8 @@ static int cr_collect(const cr_calib_ctx_t *cx, const cr_calib_params_t *p, int 
     }
     if (min_run < 3)
         min_run = 3;
-    for (i = lo; i <= hi && n + 4 <= cx->cap; i++) {
-        int k, run = 0, first = -1, u, v, shorts[4], ns = 0, j;
+    for (i = lo; i <= hi && n + 5 <= cx->cap; i++) {
+        int k, run = 0, first = -1, u, v, shorts[5], ns = 0, j, kend, beyond = -1;
         bool dipped = false;
         double off;
 
@@ -298,18 +474,56 @@ static int cr_collect(const cr_calib_ctx_t *cx, const cr_calib_params_t *p, int 
         }
         if (run < min_run || first <= 0)
             continue; /* no bed, or the bed touches the image border */
-        /* a thin nose band the cloth test missed (seen steeply, it can be
-         * 1-2 px and not dark enough): the deepest brightness dip in the
-         * first half of the run moves the start inward past it */
+        kend = k;
+        /* a rail in the cloth's colour (grey on grey): the run is the rail and
+         * the cushion top, and the nose is the first thin dark band after it
+         * (narrower than half a ball; a ball, a pocket or an arm is wider)
+         * with a run of bed behind it, within three more run lengths. Its
+         * end is one more start, with cloth outside it; the run's own start
+         * is then kept as it is (a seam between rail and cushion top is no
+         * nose) */
         {
+            int band = 0, thin = (int)fmax(3.0, 0.4 * min_run), kb;
+            double dark = HUGE_VAL;
+
+            for (kb = kend + 1; kb < kend + 3 * min_run && kb < len; kb++) {
+                int pu = rows ? (du < 0 ? kb : w - 1 - kb) : i, pv = rows ? i : (dv < 0 ? kb : h - 1 - kb), r = 0, k2;
+
+                if (!cr_cloth_along(cx, p, pu, pv, rows)) {
+                    dark = fmin(dark, cr_lum_along(img, rows, du, dv, i, kb));
+                    if (++band > thin)
+                        break;
+                    continue;
+                }
+                if (band == 0)
+                    continue;
+                for (k2 = kb; k2 < kb + min_run && k2 < len; k2++) {
+                    int qu = rows ? (du < 0 ? k2 : w - 1 - k2) : i, qv = rows ? i : (dv < 0 ? k2 : h - 1 - k2);
+
+                    if (!cr_cloth_along(cx, p, qu, qv, rows))
+                        break;
+                    r++;
+                }
+                if (r >= min_run && dark < 0.75 * cr_lum_along(img, rows, du, dv, i, kb + min_run / 2))
+                    beyond = kb;
+                break;
+            }
+        }
+        /* a thin nose band the cloth test missed (seen steeply, it can be
+         * 1-2 px and not dark enough): the deepest brightness dip within a
+         * run's length moves the start inward past it. A dip is darker than
+         * both sides and 15 % darker than the brighter: the bed just
+         * inside the nose lies in the cushion's shadow, so the band can be
+         * only a little darker than the bed there, never than the lit top */
+        if (beyond < 0) {
             int best_k = -1;
-            double best_r = 0.75;
+            double best_r = 0.85;
 
-            for (k = first + 3; k + 3 < first + min_run / 2 + 3 && k + 3 < len; k++) {
+            for (k = first + 3; k + 3 < first + min_run + 3 && k + 3 < len; k++) {
                 double lk = cr_lum_along(img, rows, du, dv, i, k), la = cr_lum_along(img, rows, du, dv, i, k - 3),
-                       lb = cr_lum_along(img, rows, du, dv, i, k + 3), r = lk / (la < lb ? la : lb);
+                       lb = cr_lum_along(img, rows, du, dv, i, k + 3), r = lk / (la > lb ? la : lb);
 
-                if (la > 0.0 && lb > 0.0 && r < best_r)
+                if (la > 0.0 && lb > 0.0 && lk < la && lk < lb && r < best_r)
                     best_r = r, best_k = k;
             }
             if (best_k >= 0)
@@ -322,14 +536,16 @@ static int cr_collect(const cr_calib_ctx_t *cx, const cr_calib_params_t *p, int 
          * top before a dip): the nose has the cushion top outside it, the
          * cushion's back edge has the rail */
         shorts[ns] = first;
-        for (j = 0; j <= ns; j++) {
+        if (beyond >= 0)
+            shorts[ns + 1] = beyond;
+        for (j = 0; j <= ns + (beyond >= 0); j++) {
             u = rows ? (du < 0 ? shorts[j] : w - 1 - shorts[j]) : i;
             v = rows ? i : (dv < 0 ? shorts[j] : h - 1 - shorts[j]);
             if (!cr_edge_refine(img, u, v, du, dv, s, &off))
                 continue;
             pts[2 * n] = u + off * du;
             pts[2 * n + 1] = v + off * dv;
-            wt[n] = (uint8_t)((j == ns ? 2 : 1) * (j > 0 || (j == ns && dipped) ? 2 : 1));
+            wt[n] = (uint8_t)(j > ns ? 4 : (j == ns ? 2 : 1) * (j > 0 || (j == ns && dipped) ? 2 : 1));
             n++;
         }
     }
@@ -852,9 +1068,10 @@ static bool cr_in_poly(const double (*q)[2], int n, double u, double v)
  * are round (filling pi/4 of their box, the box square within 25%),
  * measured through the homography; the lower third over them. Balls stand on
  * the cloth, so their outline maps R h / (h - R) wide, about 1% more than
- * 2 R for a camera 3 m up. Uses the bed region of the mask (value 2);
+ * 2 R for a camera 3 m up. Uses the bed region of the mask (value 2),
+ * with the pixels of the image that pass the cloth test of p added;
  * marks the blobs visited with 3. */
-static void cr_measure_balls(cr_calib_ctx_t *cx, const cr_table_t *t, cr_calib_result_t *res)
+static void cr_measure_balls(cr_calib_ctx_t *cx, const cr_table_t *t, const cr_calib_params_t *p, cr_calib_result_t *res)
 {
     const int per = 8, w = cx->img->width, h = cx->img->height;
     double poly[32][2], d[64], umin = HUGE_VAL, umax = -HUGE_VAL, vmin = HUGE_VAL, vmax = -HUGE_VAL;
@@ -874,6 +1091,13 @@ static void cr_measure_balls(cr_calib_ctx_t *cx, const cr_table_t *t, cr_calib_r
         umin = fmin(umin, poly[k][0]), umax = fmax(umax, poly[k][0]);
         vmin = fmin(vmin, poly[k][1]), vmax = fmax(vmax, poly[k][1]);
     }
+    /* the blobs' outlines on the image itself with the tolerances given: the
+     * bed mask was made on a smoothed image, whose blobs are a pixel wider */
+    for (v = (int)fmax(1.0, vmin); v <= (int)fmin(h - 2.0, vmax); v++)
+        for (u = (int)fmax(1.0, umin); u <= (int)fmin(w - 2.0, umax); u++)
+            if (cx->mask[(size_t)v * w + u] < 2 &&
+                cr_is_cloth_at(cx->img, cx->light, cr_px(cx->img, u, v), cx->ref_chroma, cx->ref_sum, p, u, v))
+                cx->mask[(size_t)v * w + u] = 2;
     for (v = (int)fmax(1.0, vmin); v <= (int)fmin(h - 2.0, vmax) && n < 64; v++)
         for (u = (int)fmax(1.0, umin); u <= (int)fmin(w - 2.0, umax) && n < 64; u++) {
             size_t id = (size_t)v * w + u;
@@ -935,7 +1159,7 @@ static void cr_measure_balls(cr_calib_ctx_t *cx, const cr_table_t *t, cr_calib_r
         /* blobs only grow by what touches them (a shadow, the cue's tip, a
          * ball near by): the lower third is the least contaminated */
         qsort(d, (size_t)n, sizeof d[0], cr_cmp_d);
-        res->ball_diameter_mm = d[(n - 1) / 3];
+        res->ball_diameter_mm = d[(n - 1) / 2];
         res->n_balls_measured = n;
     }
 }
@@ -1005,7 +1229,8 @@ int cr_calib_rack_find(const cr_calib_image_t *img, const cr_table_t *t, const c
             iu = (int)lround(u), iv = (int)lround(v);
             if (iu < 0 || iv < 0 || iu >= w || iv >= h)
                 continue;
-            obj[(size_t)j * nx + i] = !cr_is_cloth(cr_px(img, iu, iv), ref_chroma, ref_sum, p);
+            obj[(size_t)j * nx + i] = !cr_is_cloth_at(img, (const cr_light_grid_t *)res->cloth_light, cr_px(img, iu, iv), ref_chroma, ref_sum, p,
+                                                      iu, iv);
         }
     /* clusters: object cells within rack_gap diameters of each other (2: visited) */
     rg = (int)fmax(1.0, ceil(p->rack_gap * d / s)); /* touching cells at least */
@@ -1194,7 +1419,9 @@ int cr_calib_detect(const cr_calib_image_t *img, const cr_table_t *t, const cr_c
 {
     cr_calib_ctx_t cx;
     int w, h, u, v, u0, v0, u1, v1, n_cloth = 0, n_central = 0, seed_u = -1, seed_v = -1, side, status;
-    int bb[4], n_region = 0;
+    int bb[4], n_region = 0, pass;
+    cr_calib_params_t pl = *p; /* p, with the chroma tolerance measured on the bed */
+    cr_calib_image_t sm = {NULL, 0, 0, 0}; /* img under a 3x3 box, for the cloth mask */
     size_t top = 0, npx;
     double mean = 0.0, ref_chroma[3], ref_sum, best_d2 = HUGE_VAL;
     uint8_t *inl = NULL;
@@ -1250,86 +1477,106 @@ int cr_calib_detect(const cr_calib_image_t *img, const cr_table_t *t, const cr_c
     cx.ref_sum = ref_sum;
 
     cx.mask = malloc(npx);
+    sm.rgb = malloc(3 * npx), sm.width = w, sm.height = h, sm.stride = 3 * w;
     cx.stack = malloc(npx * sizeof *cx.stack);
     cx.cap = 4 * (w > h ? w : h);
     cx.wt = malloc((size_t)cx.cap * CR_CALIB_SIDES);
     cx.pts = malloc((size_t)cx.cap * 2 * CR_CALIB_SIDES * sizeof *cx.pts);
     und = malloc((size_t)cx.cap * 2 * CR_CALIB_SIDES * sizeof *und);
     inl = malloc((size_t)cx.cap * CR_CALIB_SIDES);
-    if (!cx.mask || !cx.stack || !cx.pts || !cx.wt || !und || !inl) {
+    if (!cx.mask || !sm.rgb || !cx.stack || !cx.pts || !cx.wt || !und || !inl) {
         status = cr_fail(res, CR_CALIB_ERR_NOMEM, NULL);
         goto out;
     }
-    for (v = 0; v < h; v++)
-        for (u = 0; u < w; u++) {
-            bool c = cr_is_cloth(cr_px(img, u, v), ref_chroma, ref_sum, p);
+    /* the bed: cloth pixels, then the region grown from the centre; then the
+     * cloth's brightness fitted over that region and both again with it, until
+     * the region stops growing (a bed lit unevenly: one lamp, a dark end, a
+     * lens that darkens the corners) */
+    /* the chroma tolerance from the cloth's own scatter in the central region:
+     * a rail in a colour near the cloth's (grey on grey) is told apart on a
+     * clean image, a noisy one keeps the default */
+    cr_box3(img, (uint8_t *)sm.rgb);
+    pl.chroma_tol = fmin(p->chroma_tol, fmax(0.025, 5.0 * cr_chroma_scatter(&sm, u0, v0, u1, v1, ref_chroma, ref_sum, p)));
+    for (pass = 0; pass < 5; pass++) {
+        int prev_region = n_region;
 
-            cx.mask[(size_t)v * w + u] = c;
-            if (u >= u0 && u < u1 && v >= v0 && v < v1) {
-                n_central++;
-                if (c) {
-                    double d2 = (u - 0.5 * w) * (u - 0.5 * w) + (v - 0.5 * h) * (v - 0.5 * h);
+        n_cloth = n_central = 0, seed_u = seed_v = -1, best_d2 = HUGE_VAL, n_region = 0;
+        for (v = 0; v < h; v++)
+            for (u = 0; u < w; u++) {
+                bool c = cr_is_cloth_at(img, cx.light, cr_px(&sm, u, v), ref_chroma, ref_sum, &pl, u, v);
 
-                    n_cloth++;
-                    if (d2 < best_d2)
-                        best_d2 = d2, seed_u = u, seed_v = v;
-                }
-            }
-        }
-    if (n_cloth < p->min_cloth_frac * n_central || seed_u < 0) {
-        char d[96];
+                cx.mask[(size_t)v * w + u] = c;
+                if (u >= u0 && u < u1 && v >= v0 && v < v1) {
+                    n_central++;
+                    if (c) {
+                        double d2 = (u - 0.5 * w) * (u - 0.5 * w) + (v - 0.5 * h) * (v - 0.5 * h);
 
-        snprintf(d, sizeof d, "%.0f%% of the central region matches its median colour", 100.0 * n_cloth / n_central);
-        status = cr_fail(res, CR_CALIB_ERR_NO_CLOTH, d);
-        goto out;
-    }
-
-    /* grow the bed region (4-connected) from the cloth pixel nearest the
-     * centre, then from a grid of central seeds if that region is small (the
-     * seed on a cloth-coloured patch of a ball or a sleeve); keep the largest */
-    {
-        int g, best_bb[4] = {0, 0, 0, 0};
-
-        for (g = -1; g < 49 && n_region < 0.2 * (double)npx; g++) {
-            int su = seed_u, sv = seed_v, cnt = 0, cb[4];
-
-            if (g >= 0) {
-                su = u0 + (int)((g % 7 + 0.5) * (u1 - u0) / 7.0);
-                sv = v0 + (int)((g / 7 + 0.5) * (v1 - v0) / 7.0);
-            }
-            if (cx.mask[(size_t)sv * w + su] != 1)
-                continue;
-            cb[0] = cb[1] = su, cb[2] = cb[3] = sv;
-            cx.mask[(size_t)sv * w + su] = 2;
-            top = 0;
-            cx.stack[top++] = sv * w + su;
-            while (top > 0) {
-                int32_t q = cx.stack[--top];
-                int qu = q % w, qv = q / w, k;
-                static const int nb[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-
-                cnt++;
-                if (qu < cb[0]) cb[0] = qu;
-                if (qu > cb[1]) cb[1] = qu;
-                if (qv < cb[2]) cb[2] = qv;
-                if (qv > cb[3]) cb[3] = qv;
-                for (k = 0; k < 4; k++) {
-                    int nu = qu + nb[k][0], nv = qv + nb[k][1];
-                    size_t id;
-
-                    if (nu < 0 || nv < 0 || nu >= w || nv >= h)
-                        continue;
-                    id = (size_t)nv * w + nu;
-                    if (cx.mask[id] == 1) {
-                        cx.mask[id] = 2;
-                        cx.stack[top++] = (int32_t)id;
+                        n_cloth++;
+                        if (d2 < best_d2)
+                            best_d2 = d2, seed_u = u, seed_v = v;
                     }
                 }
             }
-            if (cnt > n_region)
-                n_region = cnt, memcpy(best_bb, cb, sizeof cb);
+        if (n_cloth < p->min_cloth_frac * n_central || seed_u < 0) {
+            char d[96];
+
+            snprintf(d, sizeof d, "%.0f%% of the central region matches its median colour", 100.0 * n_cloth / n_central);
+            status = cr_fail(res, CR_CALIB_ERR_NO_CLOTH, d);
+            goto out;
         }
-        memcpy(bb, best_bb, sizeof bb);
+
+        /* grow the bed region (4-connected) from the cloth pixel nearest the
+         * centre, then from a grid of central seeds if that region is small (the
+         * seed on a cloth-coloured patch of a ball or a sleeve); keep the largest */
+        {
+            int g, best_bb[4] = {0, 0, 0, 0};
+
+            for (g = -1; g < 49 && n_region < 0.2 * (double)npx; g++) {
+                int su = seed_u, sv = seed_v, cnt = 0, cb[4];
+
+                if (g >= 0) {
+                    su = u0 + (int)((g % 7 + 0.5) * (u1 - u0) / 7.0);
+                    sv = v0 + (int)((g / 7 + 0.5) * (v1 - v0) / 7.0);
+                }
+                if (cx.mask[(size_t)sv * w + su] != 1)
+                    continue;
+                cb[0] = cb[1] = su, cb[2] = cb[3] = sv;
+                cx.mask[(size_t)sv * w + su] = 2;
+                top = 0;
+                cx.stack[top++] = sv * w + su;
+                while (top > 0) {
+                    int32_t q = cx.stack[--top];
+                    int qu = q % w, qv = q / w, k;
+                    static const int nb[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+
+                    cnt++;
+                    if (qu < cb[0]) cb[0] = qu;
+                    if (qu > cb[1]) cb[1] = qu;
+                    if (qv < cb[2]) cb[2] = qv;
+                    if (qv > cb[3]) cb[3] = qv;
+                    for (k = 0; k < 4; k++) {
+                        int nu = qu + nb[k][0], nv = qv + nb[k][1];
+                        size_t id;
+
+                        if (nu < 0 || nv < 0 || nu >= w || nv >= h)
+                            continue;
+                        id = (size_t)nv * w + nu;
+                        if (cx.mask[id] == 1) {
+                            cx.mask[id] = 2;
+                            cx.stack[top++] = (int32_t)id;
+                        }
+                    }
+                }
+                if (cnt > n_region)
+                    n_region = cnt, memcpy(best_bb, cb, sizeof cb);
+            }
+            memcpy(bb, best_bb, sizeof bb);
+        }
+        if (pass == 4 || n_region < 0.05 * (double)npx || (pass > 0 && abs(n_region - prev_region) < prev_region / 100))
+            break;
+        if (!cr_fit_light(&sm, cx.mask, ref_sum, res->cloth_light))
+            break;
+        cx.light = (const cr_light_grid_t *)res->cloth_light;
     }
     if (n_region < 0.05 * (double)npx) {
         status = cr_fail(res, CR_CALIB_ERR_NO_CLOTH, "the cloth region is too small");
@@ -1338,7 +1585,7 @@ int cr_calib_detect(const cr_calib_image_t *img, const cr_table_t *t, const cr_c
 
     /* edge points per side */
     for (side = 0; side < CR_CALIB_SIDES; side++) {
-        n_side[side] = cr_collect(&cx, p, side, bb, cx.pts + (size_t)side * 2 * cx.cap, cx.wt + (size_t)side * cx.cap);
+        n_side[side] = cr_collect(&cx, &pl, side, bb, cx.pts + (size_t)side * 2 * cx.cap, cx.wt + (size_t)side * cx.cap);
         res->n_points[side] = n_side[side];
         if (n_side[side] < p->min_edge_points) {
             char d[96];
@@ -1467,7 +1714,7 @@ int cr_calib_detect(const cr_calib_image_t *img, const cr_table_t *t, const cr_c
         }
     }
     res->status = CR_CALIB_OK; /* the mapping functions below need it */
-    cr_measure_balls(&cx, t, res);
+    cr_measure_balls(&cx, t, p, res);
     if (p->estimate_camera) {
         char d[160];
         double lim;
@@ -1522,5 +1769,6 @@ out:
     free(cx.wt);
     free(cx.stack);
     free(cx.mask);
+    free((void *)sm.rgb);
     return status;
 }

@@ -7,8 +7,14 @@
  *      is "bed cloth" when its chromaticity (r, g, b) / (r + g + b) is within
  *      chroma_tol of the model's and its brightness r + g + b is within
  *      [bright_lo, bright_hi] times the model's (relative, not tuned to a
- *      colour); the bed is the 4-connected region of such pixels grown from
- *      the pixel nearest the image centre;
+ *      colour), tested on the image under a 3x3 box; chroma_tol shrinks to
+ *      8 times the central region's median chroma scatter (at least 0.025),
+ *      so that a rail in a colour near the cloth's is told apart on a clean
+ *      image; the bed is the 4-connected region of such pixels grown from
+ *      the pixel nearest the image centre; then the bed's colour is
+ *      measured per cell of a coarse grid (cloth_light) and the region grown
+ *      again against the local colour, until it stops growing: a bed lit
+ *      by one lamp or darkened by the lens at the corners;
  *   2. cushion nose lines: along every image row (head/foot ends) and column
  *      (long cushions) the outermost bed pixel is refined to the luma
  *      gradient peak (parabolic interpolation, sub-pixel); RANSAC on each
@@ -198,6 +204,9 @@ typedef struct {
     int n_clusters;        /* clusters of at least rack_min_balls balls on the bed, anywhere */
 } cr_calib_rack_t;
 
+#define CR_CALIB_LIGHT_NX 16 /* the cloth's brightness grid (cloth_light) */
+#define CR_CALIB_LIGHT_NY 9
+
 /* How the head end was decided (cr_calib_result_t.head_source). */
 typedef enum {
     CR_CALIB_HEAD_GIVEN = 0, /* params.head_on_right, head_from_rack off */
@@ -212,6 +221,13 @@ typedef struct {
     int status;                    /* cr_calib_status_t */
     char message[256];             /* human-readable detail ("" when ok) */
     uint8_t cloth_rgb[3];          /* the cloth model's median colour */
+    double cloth_light[CR_CALIB_LIGHT_NY][CR_CALIB_LIGHT_NX][4];
+                                   /* the bed's colour per cell of a grid over the image (at the
+                                      cell centres; cells off the bed take their neighbours'):
+                                      brightness (R + G + B) as a share of cloth_rgb's, then the
+                                      chromaticity r, g, b. Lamps and the lens light a bed
+                                      unevenly, and a bed's colour shifts with its light (all 0:
+                                      uniform, cloth_rgb everywhere) */
     double corners_px[4][2];       /* SPEC §5 order: head-left, head-right, foot-right, foot-left */
     double lines[CR_CALIB_SIDES][3]; /* a u + b v + c = 0, (a, b) unit, in undistorted pixels, per
                                         image side (top, bottom, left, right) */
@@ -299,12 +315,14 @@ int cr_calib_camera_fit(cr_calib_result_t *res, int width, int height, const cr_
  * table width is t->width_mm * 57.15 / (res->ball_diameter_mm / (h / (h -
  * R))), h the camera height scaled alike; out is the standard size
  * (cr_table_parse names 9ft, 8ft, 7ft: 8 to 15% apart) nearest to it when
- * within 6%, else the measured size itself. The blobs' edges take in the
+ * within 6%, else the measured size itself (none when that is outside
+ * 800..1500 mm wide: a blob that was no ball). The blobs' edges take in the
  * pixels the ball blurs into, so the measure runs a few % large at low
  * resolution (a ball under 30 px): the in-between sizes (8ft-home, bar
  * boxes) are not told apart; give --table for them. why gets a
  * sentence saying what was measured and chosen. Returns CR_CALIB_OK, or
- * CR_CALIB_ERR_INVALID when the result has fewer than 2 measured balls. */
+ * CR_CALIB_ERR_INVALID when the result has fewer than 2 measured balls,
+ * CR_CALIB_ERR_GEOMETRY (why says so) for a size outside that range. */
 int cr_calib_table_infer(const cr_calib_result_t *res, const cr_table_t *t, cr_table_t *out, char *why,
                          size_t why_len);
 

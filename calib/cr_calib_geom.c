@@ -610,6 +610,14 @@ int cr_calib_table_infer(const cr_calib_result_t *res, const cr_table_t *t, cr_t
             best = fabs(c.width_mm / width - 1.0), bi = i, *out = c;
     }
     if (bi < 0 || best > 0.06) {
+        if (width < 800.0 || width > 1500.0) { /* no pool table: a blob that was no ball */
+            if (why && why_len > 0)
+                snprintf(why, why_len,
+                         "%d balls measure %.1f mm across against a %.0f mm wide surface: a %.0f mm wide surface is "
+                         "no pool table, size not inferred",
+                         res->n_balls_measured, res->ball_diameter_mm / par, t->width_mm, width);
+            return CR_CALIB_ERR_GEOMETRY;
+        }
         cr_table_init(out, 2.0 * width, width);
         bi = -1;
     }

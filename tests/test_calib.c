@@ -36,10 +36,11 @@ static cr_table_t cal_t9(void)
 }
 
 /* Renders table t seen by the camera set up by cs, with cloth preset
- * cloth, eight balls (apart, at fixed fractions of the table), a cue and an
- * arm, into a fresh buffer (caller frees). NULL on failure. */
-static uint8_t *cal_render_table(const cr_camera_setup_t *cs, cr_cloth_preset_t cloth, const cr_table_t *tp,
-                                 cr_camera_t *cam)
+ * cloth (or the whole look given, when look is not NULL), eight balls
+ * (apart, at fixed fractions of the table), a cue and an arm, into a fresh
+ * buffer (caller frees). NULL on failure. */
+static uint8_t *cal_render_look(const cr_camera_setup_t *cs, cr_cloth_preset_t cloth, const cr_render_params_t *look,
+                                const cr_table_t *tp, cr_camera_t *cam)
 {
     cr_table_t t = *tp;
     cr_render_params_t rp;
@@ -55,7 +56,11 @@ static uint8_t *cal_render_table(const cr_camera_setup_t *cs, cr_cloth_preset_t 
     if (cr_camera_build(cs, &t, cam) != 0)
         return NULL;
     cr_render_params_defaults(&rp, &t);
-    if (cr_render_cloth_rgb(cloth, rp.cloth_rgb) != 0 || cr_renderer_create(cam, &t, &rp, &r) != 0)
+    if (look)
+        rp = *look;
+    else if (cr_render_cloth_rgb(cloth, rp.cloth_rgb) != 0)
+        return NULL;
+    if (cr_renderer_create(cam, &t, &rp, &r) != 0)
         return NULL;
     img = malloc((size_t)CAL_W * CAL_H * 3);
     memset(&sc, 0, sizeof sc);
@@ -79,6 +84,12 @@ static uint8_t *cal_render_table(const cr_camera_setup_t *cs, cr_cloth_preset_t 
     return img;
 }
 
+static uint8_t *cal_render_table(const cr_camera_setup_t *cs, cr_cloth_preset_t cloth, const cr_table_t *tp,
+                                 cr_camera_t *cam)
+{
+    return cal_render_look(cs, cloth, NULL, tp, cam);
+}
+
 static uint8_t *cal_render(const cr_camera_setup_t *cs, cr_cloth_preset_t cloth, cr_camera_t *cam)
 {
     cr_table_t t = cal_t9();
@@ -86,13 +97,15 @@ static uint8_t *cal_render(const cr_camera_setup_t *cs, cr_cloth_preset_t cloth,
     return cal_render_table(cs, cloth, &t, cam);
 }
 
-/* Calibrates one rendered view and checks corners and mapping against the
- * camera. Returns the worst corner error (px), or HUGE_VAL on failure. */
-static double cal_check(const cr_camera_setup_t *cs, cr_cloth_preset_t cloth, bool head_on_right, double *map_max)
+/* Calibrates one rendered view (the cloth preset, or the look given) and
+ * checks corners and mapping against the camera. Returns the worst corner
+ * error (px), or HUGE_VAL on failure. */
+static double cal_check_look(const cr_camera_setup_t *cs, cr_cloth_preset_t cloth, const cr_render_params_t *look,
+                             bool head_on_right, double *map_max)
 {
     cr_table_t t = cal_t9();
     cr_camera_t cam;
-    uint8_t *img = cal_render(cs, cloth, &cam);
+    uint8_t *img = cal_render_look(cs, cloth, look, &t, &cam);
     cr_calib_image_t im;
     cr_calib_params_t p;
     cr_calib_result_t res;
@@ -138,6 +151,11 @@ static double cal_check(const cr_camera_setup_t *cs, cr_cloth_preset_t cloth, bo
         CU_ASSERT_DOUBLE_EQUAL(v2, v, 1e-6);
     }
     return worst;
+}
+
+static double cal_check(const cr_camera_setup_t *cs, cr_cloth_preset_t cloth, bool head_on_right, double *map_max)
+{
+    return cal_check_look(cs, cloth, NULL, head_on_right, map_max);
 }
 
 /* ---- geometry ---------------------------------------------------------------------- */
@@ -202,6 +220,44 @@ static void test_cloths_and_tilts(void)
             CU_ASSERT(worst <= CAL_CORNER_TOL_PX);
             CU_ASSERT(map_max <= CAL_MAP_TOL_MM);
         }
+}
+
+/* Looks the default light does not show: a warm grey cloth beside a grey
+ * rail (chromaticities 0.02 apart) under one dim lamp; a burgundy cloth lit
+ * from one end, the lens darkening the far corners, a noisy sensor. */
+static void test_uneven_light_grey_rail(void)
+{
+    static const uint8_t warm_grey[3] = {123, 113, 108}, grey_rail[3] = {110, 108, 104};
+    static const uint8_t burgundy[3] = {135, 28, 42};
+    cr_table_t t = cal_t9();
+    int k;
+
+    for (k = 0; k < 2; k++) {
+        cr_render_params_t rp;
+        cr_camera_setup_t cs;
+        double worst, map_max;
+
+        cr_render_params_defaults(&rp, &t);
+        cr_camera_setup_defaults(&cs, CAL_W, CAL_H);
+        cs.tilt_deg = 4.5, cs.tilt_azimuth_deg = 30.0 + 90.0 * k, cs.k1 = -0.08;
+        rp.n_lamps = 1;
+        rp.lamps[0].x_mm = k == 0 ? 0.5 * t.length_mm : 0.25 * t.length_mm;
+        rp.lamps[0].y_mm = 0.5 * t.width_mm, rp.lamps[0].z_mm = k == 0 ? 1400.0 : 900.0;
+        rp.lamps[0].radius_mm = 200.0, rp.lamps[0].intensity = 1.0;
+        if (k == 0) {
+            memcpy(rp.cloth_rgb, warm_grey, 3);
+            memcpy(rp.rail_rgb, grey_rail, 3);
+            rp.exposure = 0.8;
+        } else {
+            memcpy(rp.cloth_rgb, burgundy, 3);
+            rp.exposure = 0.75, rp.vignetting = 0.5, rp.noise_sigma = 3.5, rp.ambient = 0.15;
+        }
+        worst = cal_check_look(&cs, CR_CLOTH_GREY, &rp, false, &map_max);
+        if (worst > CAL_CORNER_TOL_PX || map_max > CAL_MAP_TOL_MM)
+            fprintf(stderr, "\ncalib: look %d: corner %.2f px, map %.2f mm\n", k, worst, map_max);
+        CU_ASSERT(worst <= CAL_CORNER_TOL_PX);
+        CU_ASSERT(map_max <= CAL_MAP_TOL_MM);
+    }
 }
 
 static void test_offcentre_barrel(void)
@@ -490,6 +546,10 @@ static void test_table_infer(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(why, "8ft"));
     res.n_balls_measured = 1;
     CU_ASSERT_EQUAL(cr_calib_table_infer(&res, &t9, &out, why, sizeof why), CR_CALIB_ERR_INVALID);
+    /* blobs twice a ball's size: a 635 mm wide surface is no pool table */
+    res.n_balls_measured = 3, res.ball_diameter_mm *= 2.0;
+    CU_ASSERT_EQUAL(cr_calib_table_infer(&res, &t9, &out, why, sizeof why), CR_CALIB_ERR_GEOMETRY);
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "not inferred"));
 }
 
 /* ---- the head end from a rack ------------------------------------------------------- */
@@ -873,6 +933,7 @@ int cr_test_register_calib(void)
         return 1;
     det = CU_add_suite("calib detection", NULL, NULL);
     if (!det || !CU_add_test(det, "cloths and tilts", test_cloths_and_tilts) ||
+        !CU_add_test(det, "uneven light, a rail the cloth's colour", test_uneven_light_grey_rail) ||
         !CU_add_test(det, "off-centre, yawed, barrel distortion", test_offcentre_barrel) ||
         !CU_add_test(det, "head on the image right", test_head_on_right) ||
         !CU_add_test(det, "black frame", test_black_frame) || !CU_add_test(det, "no table", test_no_table) ||

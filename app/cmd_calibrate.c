@@ -168,6 +168,28 @@ static void draw_overlay(uint8_t *rgb, int w, int h, const cr_calib_result_t *r,
         if (cr_table_pocket_mouth(t, (cr_pocket_t)p, &a, &b) == CR_OK)
             draw_table_line(rgb, w, h, r, a.x, a.y, b.x, b.y, cyan, 1);
     }
+    for (k = 1; k <= 3; k++) { /* head spot, centre spot, foot spot: crosses a ball wide */
+        draw_table_line(rgb, w, h, r, k * L / 4 - CR_BALL_RADIUS_MM, W / 2, k * L / 4 + CR_BALL_RADIUS_MM, W / 2, red, 0);
+        draw_table_line(rgb, w, h, r, k * L / 4, W / 2 - CR_BALL_RADIUS_MM, k * L / 4, W / 2 + CR_BALL_RADIUS_MM, red, 0);
+    }
+    if (r->camera_source != CR_CALIB_CAMERA_NONE) {
+        /* where the posed camera puts the diamond sights: a tick across the rail
+         * cap (48 mm up, 60-130 mm out from the nose) at each one's along-rail
+         * position; the sight should sit on it */
+        cr_point_t d[CR_TABLE_DIAMOND_COUNT];
+        int n = cr_table_diamonds(t, d, CR_TABLE_DIAMOND_COUNT), a;
+
+        for (k = 0; k < n; k++) {
+            double nx = d[k].x <= 0.0 ? -1.0 : d[k].x >= L ? 1.0 : 0.0, ny = nx != 0.0 ? 0.0 : d[k].y <= 0.0 ? -1.0 : 1.0;
+
+            for (a = 0; a <= 35; a++) {
+                double o = 60.0 + 2.0 * a, u, v;
+
+                if (cr_camera_project(&r->camera, d[k].x + o * nx, d[k].y + o * ny, CR_CAMERA_RAIL_HEIGHT_MM, &u, &v))
+                    put(rgb, w, h, (int)lround(u), (int)lround(v), cyan);
+            }
+        }
+    }
 }
 
 /* The head end from the frames the median was taken from as well: res came

@@ -120,7 +120,7 @@ static void bench_graphic(uint8_t *img, int w, int h, const cr_camera_t *cam, co
  * the bed at 0.8-1.5 m, 0.6-1.4 strong, room light 0.1-0.6, exposure
  * 0.7-1.3, vignetting 0-0.5, lens blur 0.4-1.2 px, sensor noise 0.5-4
  * levels, cloth texture 0.2-1, shadows 0.6-1. The table is a 9, 8 or 7 ft
- * one too (main). */
+ * one too, and the camera is aimed at it (main). */
 static void bench_vary_look(uint64_t seed, int i, const cr_table_t *t, cr_render_params_t *rp)
 {
     static const uint8_t rails[5][3] = {{92, 50, 28}, {160, 110, 60}, {32, 30, 30}, {110, 108, 104}, {112, 42, 30}};
@@ -222,6 +222,15 @@ int main(int argc, char **argv)
         cs.yaw_deg = bench_uni(&s, -5.0, 5.0);
         cs.height_mm = bench_uni(&s, 2600.0, 3400.0);
         cs.k1 = bench_uni(&s, -0.2, 0.0);
+        if (vary) { /* mounted off to the side and aimed at the table: the optical axis
+                     * meets the cloth within the offsets of its centre, as an installer
+                     * would aim it, whatever the table's size */
+            double tt = tan(cs.tilt_deg * 3.14159265358979323846 / 180.0),
+                   az = cs.tilt_azimuth_deg * 3.14159265358979323846 / 180.0;
+
+            cs.offset_x_mm -= cs.height_mm * tt * cos(az);
+            cs.offset_y_mm -= cs.height_mm * tt * sin(az);
+        }
         if (rack_mode) { /* the head on either side; no rack, or one of three games */
             truth_right = bench_rng(&s) & 1;
             cs.yaw_deg += truth_right ? 180.0 : 0.0;

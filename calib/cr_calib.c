@@ -512,12 +512,12 @@ static int cr_collect(const cr_calib_ctx_t *cx, const cr_calib_params_t *p, int 
         /* a thin nose band the cloth test missed (seen steeply, it can be
          * 1-2 px and not dark enough): the deepest brightness dip within a
          * run's length moves the start inward past it. A dip is darker than
-         * both sides and 15 % darker than the brighter: the bed just
+         * both sides and 10 % darker than the brighter: the bed just
          * inside the nose lies in the cushion's shadow, so the band can be
          * only a little darker than the bed there, never than the lit top */
         if (beyond < 0) {
             int best_k = -1;
-            double best_r = 0.85;
+            double best_r = 0.9;
 
             for (k = first + 3; k + 3 < first + min_run + 3 && k + 3 < len; k++) {
                 double lk = cr_lum_along(img, rows, du, dv, i, k), la = cr_lum_along(img, rows, du, dv, i, k - 3),
@@ -1104,6 +1104,7 @@ static void cr_measure_balls(cr_calib_ctx_t *cx, const cr_table_t *t, const cr_c
             int cnt = 0, b[4] = {u, u, v, v};
             size_t top = 0;
             bool outside = false;
+            double rgb[3] = {0.0, 0.0, 0.0};
 
             if (cx->mask[id] >= 2 || !cr_in_poly((const double(*)[2])poly, 4 * per, u, v))
                 continue;
@@ -1115,6 +1116,8 @@ static void cr_measure_balls(cr_calib_ctx_t *cx, const cr_table_t *t, const cr_c
                 static const int nb[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
 
                 cnt++;
+                for (j = 0; j < 3; j++)
+                    rgb[j] += cr_px(cx->img, qu, qv)[j];
                 if (qu < b[0]) b[0] = qu;
                 if (qu > b[1]) b[1] = qu;
                 if (qv < b[2]) b[2] = qv;
@@ -1140,6 +1143,19 @@ static void cr_measure_balls(cr_calib_ctx_t *cx, const cr_table_t *t, const cr_c
 
                 if (outside || cnt < 12 || bw / bh > 1.25 || bh / bw > 1.25 || fill < 0.68 || fill > 0.88)
                     continue;
+                { /* a ball in the cloth's colour (a maroon ball on burgundy) shows only
+                   * its shaded rim and highlight: too small, not measured */
+                    double sum = rgb[0] + rgb[1] + rgb[2], d2 = 0.0, l[4];
+                    const double *ref = cx->ref_chroma;
+                    int c;
+
+                    if (cr_light_at(cx->light, w, h, 0.5 * (b[0] + b[1]), 0.5 * (b[2] + b[3]), l))
+                        ref = l + 1;
+                    for (c = 0; c < 3 && sum > 0.0; c++)
+                        d2 += (rgb[c] / sum - ref[c]) * (rgb[c] / sum - ref[c]);
+                    if (sum <= 0.0 || d2 < 0.08 * 0.08)
+                        continue;
+                }
                 if (!cr_in_poly((const double(*)[2])poly, 4 * per, b[0], b[2]) ||
                     !cr_in_poly((const double(*)[2])poly, 4 * per, b[1], b[3]))
                     continue;
@@ -1159,7 +1175,7 @@ static void cr_measure_balls(cr_calib_ctx_t *cx, const cr_table_t *t, const cr_c
         /* blobs only grow by what touches them (a shadow, the cue's tip, a
          * ball near by): the lower third is the least contaminated */
         qsort(d, (size_t)n, sizeof d[0], cr_cmp_d);
-        res->ball_diameter_mm = d[(n - 1) / 2];
+        res->ball_diameter_mm = d[(n - 1) / 3];
         res->n_balls_measured = n;
     }
 }
@@ -1414,6 +1430,126 @@ int cr_calib_camera_estimate(const cr_calib_image_t *img, const cr_table_t *t, c
 
 /* ---- the detector --------------------------------------------------------------------- */
 
+/* The outline from res->lines (undistorted px, distortion dm): corners in
+ * SPEC §5 order, the homographies, and (params.estimate_camera) the posed
+ * camera with its sanity checks. Returns CR_CALIB_OK or the failure,
+ * res->message saying why. */
+static int cr_outline(const cr_calib_image_t *img, const cr_table_t *t, const cr_calib_params_t *p, const cr_dist_t *dm,
+                      size_t npx, cr_calib_result_t *res)
+{
+    /* corners (SPEC §5 order) and the homography, in undistorted pixels */
+    {
+        static const int head_left[4][2] = {{CR_CALIB_SIDE_LEFT, CR_CALIB_SIDE_TOP},
+                                            {CR_CALIB_SIDE_LEFT, CR_CALIB_SIDE_BOTTOM},
+                                            {CR_CALIB_SIDE_RIGHT, CR_CALIB_SIDE_BOTTOM},
+                                            {CR_CALIB_SIDE_RIGHT, CR_CALIB_SIDE_TOP}};
+        static const int head_right[4][2] = {{CR_CALIB_SIDE_RIGHT, CR_CALIB_SIDE_BOTTOM},
+                                             {CR_CALIB_SIDE_RIGHT, CR_CALIB_SIDE_TOP},
+                                             {CR_CALIB_SIDE_LEFT, CR_CALIB_SIDE_TOP},
+                                             {CR_CALIB_SIDE_LEFT, CR_CALIB_SIDE_BOTTOM}};
+        const int(*ord)[2] = p->head_on_right ? head_right : head_left;
+        double tab[4][2], und_c[4][2], area = 0.0;
+        int k;
+
+        tab[0][0] = 0.0, tab[0][1] = 0.0;
+        tab[1][0] = 0.0, tab[1][1] = t->width_mm;
+        tab[2][0] = t->length_mm, tab[2][1] = t->width_mm;
+        tab[3][0] = t->length_mm, tab[3][1] = 0.0;
+        for (k = 0; k < 4; k++) {
+            if (!cr_intersect(res->lines[ord[k][0]], res->lines[ord[k][1]], und_c[k])) {
+                return cr_fail(res, CR_CALIB_ERR_GEOMETRY, "parallel cushion lines");
+            }
+            cr_distort_px(dm, und_c[k][0], und_c[k][1], &res->corners_px[k][0], &res->corners_px[k][1]);
+        }
+        for (k = 0; k < 4; k++) {
+            const double *a = und_c[k], *b = und_c[(k + 1) % 4];
+
+            area += 0.5 * (a[0] * b[1] - a[1] * b[0]);
+        }
+        if (fabs(area) < 0.05 * (double)npx) {
+            return cr_fail(res, CR_CALIB_ERR_GEOMETRY, "the outline is too small");
+        }
+        for (k = 0; k < 4; k++) { /* corner angles: a rectangle seen from above-ish */
+            const double *a = und_c[(k + 3) % 4], *b = und_c[k], *c = und_c[(k + 1) % 4];
+            double ang = fabs(atan2((a[0] - b[0]) * (c[1] - b[1]) - (a[1] - b[1]) * (c[0] - b[0]),
+                                    (a[0] - b[0]) * (c[0] - b[0]) + (a[1] - b[1]) * (c[1] - b[1]))) *
+                         180.0 / 3.14159265358979323846;
+
+            if (ang < p->min_corner_angle_deg || ang > 180.0 - p->min_corner_angle_deg) {
+                char d[96];
+
+                snprintf(d, sizeof d, "a corner of the outline is %.0f degrees", ang);
+                return cr_fail(res, CR_CALIB_ERR_GEOMETRY, d);
+            }
+        }
+        if (!cr_calib_homography4((const double(*)[2])tab, (const double(*)[2])und_c, res->table_to_px) ||
+            !cr_calib_homography4((const double(*)[2])und_c, (const double(*)[2])tab, res->px_to_table)) {
+            return cr_fail(res, CR_CALIB_ERR_GEOMETRY, "degenerate corners");
+        }
+    }
+    res->status = CR_CALIB_OK; /* the mapping functions below need it */
+    if (p->estimate_camera) {
+        char d[160];
+        double lim;
+
+        int status = cr_calib_camera_estimate(img, t, p, res);
+
+        if (status != CR_CALIB_OK)
+            return status;
+        /* sanity: a real camera (square pixels, centred principal point)
+         * reproduces the outline, and the sights agree with it; a side fitted
+         * to something else (a cue, a cushion's back edge) breaks both */
+        /* sights that agree with the outline (a third of their limit) vouch for
+         * it: then the outline may miss the camera by 2.5 times more (a small
+         * frame, where k1 from the edges' curvature is uncertain) */
+        lim = p->max_camera_rms_px;
+        if (res->n_diamonds > 0 && res->diamond_rms_mm <= p->max_diamond_rms_mm / 3.0)
+            lim *= 2.5;
+        if (res->camera_rms_px > lim) {
+            snprintf(d, sizeof d, "no camera reproduces the outline within %.1f px (rms %.2f px; %d sights, rms %.1f mm)",
+                     lim, res->camera_rms_px, res->n_diamonds, res->diamond_rms_mm);
+            return cr_fail(res, CR_CALIB_ERR_GEOMETRY, d);
+        }
+        if (res->n_diamonds > 0 && res->diamond_rms_mm > p->max_diamond_rms_mm) {
+            snprintf(d, sizeof d, "the diamond sights disagree with the outline (rms %.1f mm along the rails)",
+                     res->diamond_rms_mm);
+            return cr_fail(res, CR_CALIB_ERR_GEOMETRY, d);
+        }
+    }
+    return CR_CALIB_OK;
+}
+
+/* A second hypothesis for side sd: the line through the side's points
+ * (und, wt: n of them) that lie inside its line (toward the point in,
+ * the bed) by more than 3 px, nearly parallel to it (within 3 degrees) and
+ * within max_px of it: the nose when the line found was a cushion's back
+ * edge or a rail's. False when no such line has min_edge_points points. */
+static bool cr_inner_line(const double *und, const uint8_t *wt, int n, const cr_calib_params_t *p, const double line[3],
+                          const double in[2], double max_px, double out[3], double *rms, int *ni)
+{
+    double *pts = malloc((size_t)(n > 0 ? n : 1) * 2 * sizeof *pts), sgn = line[0] * in[0] + line[1] * in[1] + line[2];
+    uint8_t *w = malloc((size_t)(n > 0 ? n : 1)), *inl = malloc((size_t)(n > 0 ? n : 1));
+    uint64_t seed = p->seed ? p->seed + 17 : 17;
+    int m = 0, i, k = 0;
+    bool ok = false;
+
+    if (pts && w && inl && sgn != 0.0) {
+        for (i = 0; i < n; i++) {
+            double d = (line[0] * und[2 * i] + line[1] * und[2 * i + 1] + line[2]) * (sgn > 0.0 ? 1.0 : -1.0);
+
+            if (d > 3.0 && d < max_px)
+                pts[2 * m] = und[2 * i], pts[2 * m + 1] = und[2 * i + 1], w[m] = wt[i], m++;
+        }
+        k = cr_fit_side(pts, w, m, p, &seed, inl, out, rms);
+        ok = k >= p->min_edge_points && fabs(out[0] * line[1] - out[1] * line[0]) < sin(3.0 * 3.14159265358979323846 / 180.0);
+    }
+    *ni = k;
+    free(pts);
+    free(w);
+    free(inl);
+    return ok;
+}
+
 int cr_calib_detect(const cr_calib_image_t *img, const cr_table_t *t, const cr_calib_params_t *p,
                     cr_calib_result_t *res)
 {
@@ -1508,10 +1644,12 @@ int cr_calib_detect(const cr_calib_image_t *img, const cr_table_t *t, const cr_c
                 cx.mask[(size_t)v * w + u] = c;
                 if (u >= u0 && u < u1 && v >= v0 && v < v1) {
                     n_central++;
+                    /* is there cloth at all: the tolerances given (the measured
+                     * one is for the edges; a noisy frame's centre may scatter) */
+                    n_cloth += c || cr_is_cloth_at(img, cx.light, cr_px(&sm, u, v), ref_chroma, ref_sum, p, u, v);
                     if (c) {
                         double d2 = (u - 0.5 * w) * (u - 0.5 * w) + (v - 0.5 * h) * (v - 0.5 * h);
 
-                        n_cloth++;
                         if (d2 < best_d2)
                             best_d2 = d2, seed_u = u, seed_v = v;
                     }
@@ -1659,91 +1797,53 @@ int cr_calib_detect(const cr_calib_image_t *img, const cr_table_t *t, const cr_c
     res->k1 = dm.k1, res->k2 = dm.k2;
     res->dist_centre_px[0] = dm.cu, res->dist_centre_px[1] = dm.cv, res->dist_f_px = dm.f;
 
-    /* corners (SPEC §5 order) and the homography, in undistorted pixels */
+    /* the outline; when the camera or the sights refuse it, each side in turn
+     * replaced by a line inside it (a rail or a cushion top the cloth's
+     * colour taken for the bed), the first that passes */
     {
-        static const int head_left[4][2] = {{CR_CALIB_SIDE_LEFT, CR_CALIB_SIDE_TOP},
-                                            {CR_CALIB_SIDE_LEFT, CR_CALIB_SIDE_BOTTOM},
-                                            {CR_CALIB_SIDE_RIGHT, CR_CALIB_SIDE_BOTTOM},
-                                            {CR_CALIB_SIDE_RIGHT, CR_CALIB_SIDE_TOP}};
-        static const int head_right[4][2] = {{CR_CALIB_SIDE_RIGHT, CR_CALIB_SIDE_BOTTOM},
-                                             {CR_CALIB_SIDE_RIGHT, CR_CALIB_SIDE_TOP},
-                                             {CR_CALIB_SIDE_LEFT, CR_CALIB_SIDE_TOP},
-                                             {CR_CALIB_SIDE_LEFT, CR_CALIB_SIDE_BOTTOM}};
-        const int(*ord)[2] = p->head_on_right ? head_right : head_left;
-        double tab[4][2], und_c[4][2], area = 0.0;
-        int k;
+        double lines0[CR_CALIB_SIDES][3], in[2], rms0[CR_CALIB_SIDES];
+        int ni0[CR_CALIB_SIDES], attempt;
+        char why0[sizeof res->message];
 
-        tab[0][0] = 0.0, tab[0][1] = 0.0;
-        tab[1][0] = 0.0, tab[1][1] = t->width_mm;
-        tab[2][0] = t->length_mm, tab[2][1] = t->width_mm;
-        tab[3][0] = t->length_mm, tab[3][1] = 0.0;
-        for (k = 0; k < 4; k++) {
-            if (!cr_intersect(res->lines[ord[k][0]], res->lines[ord[k][1]], und_c[k])) {
-                status = cr_fail(res, CR_CALIB_ERR_GEOMETRY, "parallel cushion lines");
-                goto out;
+        memcpy(lines0, res->lines, sizeof lines0);
+        memcpy(rms0, res->rms_px, sizeof rms0);
+        memcpy(ni0, res->n_inliers, sizeof ni0);
+        if (!cr_undistort_px(&dm, seed_u, seed_v, &in[0], &in[1]))
+            in[0] = seed_u, in[1] = seed_v;
+        status = cr_outline(img, t, p, &dm, npx, res);
+        snprintf(why0, sizeof why0, "%s", res->message);
+        if (status == CR_CALIB_ERR_GEOMETRY) {
+            cr_calib_result_t *best = malloc(sizeof *best);
+            double best_cost = HUGE_VAL;
+
+            for (attempt = 0; best && attempt < CR_CALIB_SIDES; attempt++) {
+                memcpy(res->lines, lines0, sizeof lines0);
+                memcpy(res->rms_px, rms0, sizeof rms0);
+                memcpy(res->n_inliers, ni0, sizeof ni0);
+                if (!cr_inner_line(und + (size_t)attempt * 2 * cx.cap, cx.wt + (size_t)attempt * cx.cap, n_side[attempt],
+                                   p, lines0[attempt], in, 0.12 * (w < h ? w : h), res->lines[attempt],
+                                   &res->rms_px[attempt], &res->n_inliers[attempt]))
+                    continue;
+                /* of those that pass, the one the camera reproduces best */
+                if (cr_outline(img, t, p, &dm, npx, res) == CR_CALIB_OK &&
+                    res->camera_rms_px / p->max_camera_rms_px + res->diamond_rms_mm / p->max_diamond_rms_mm < best_cost) {
+                    best_cost = res->camera_rms_px / p->max_camera_rms_px + res->diamond_rms_mm / p->max_diamond_rms_mm;
+                    *best = *res;
+                }
             }
-            cr_distort_px(&dm, und_c[k][0], und_c[k][1], &res->corners_px[k][0], &res->corners_px[k][1]);
+            if (best && best_cost < HUGE_VAL)
+                *res = *best, status = CR_CALIB_OK;
+            free(best);
         }
-        for (k = 0; k < 4; k++) {
-            const double *a = und_c[k], *b = und_c[(k + 1) % 4];
-
-            area += 0.5 * (a[0] * b[1] - a[1] * b[0]);
-        }
-        if (fabs(area) < 0.05 * (double)npx) {
-            status = cr_fail(res, CR_CALIB_ERR_GEOMETRY, "the outline is too small");
-            goto out;
-        }
-        for (k = 0; k < 4; k++) { /* corner angles: a rectangle seen from above-ish */
-            const double *a = und_c[(k + 3) % 4], *b = und_c[k], *c = und_c[(k + 1) % 4];
-            double ang = fabs(atan2((a[0] - b[0]) * (c[1] - b[1]) - (a[1] - b[1]) * (c[0] - b[0]),
-                                    (a[0] - b[0]) * (c[0] - b[0]) + (a[1] - b[1]) * (c[1] - b[1]))) *
-                         180.0 / 3.14159265358979323846;
-
-            if (ang < p->min_corner_angle_deg || ang > 180.0 - p->min_corner_angle_deg) {
-                char d[96];
-
-                snprintf(d, sizeof d, "a corner of the outline is %.0f degrees", ang);
-                status = cr_fail(res, CR_CALIB_ERR_GEOMETRY, d);
-                goto out;
+        if (status != CR_CALIB_OK) {
+            if (status == CR_CALIB_ERR_GEOMETRY) { /* the first attempt's reason */
+                memcpy(res->lines, lines0, sizeof lines0);
+                snprintf(res->message, sizeof res->message, "%s", why0);
             }
-        }
-        if (!cr_calib_homography4((const double(*)[2])tab, (const double(*)[2])und_c, res->table_to_px) ||
-            !cr_calib_homography4((const double(*)[2])und_c, (const double(*)[2])tab, res->px_to_table)) {
-            status = cr_fail(res, CR_CALIB_ERR_GEOMETRY, "degenerate corners");
             goto out;
         }
     }
-    res->status = CR_CALIB_OK; /* the mapping functions below need it */
     cr_measure_balls(&cx, t, p, res);
-    if (p->estimate_camera) {
-        char d[160];
-        double lim;
-
-        status = cr_calib_camera_estimate(img, t, p, res);
-        if (status != CR_CALIB_OK)
-            goto out;
-        /* sanity: a real camera (square pixels, centred principal point)
-         * reproduces the outline, and the sights agree with it; a side fitted
-         * to something else (a cue, a cushion's back edge) breaks both */
-        /* sights that agree with the outline (a third of their limit) vouch for
-         * it: then the outline may miss the camera by 2.5 times more (a small
-         * frame, where k1 from the edges' curvature is uncertain) */
-        lim = p->max_camera_rms_px;
-        if (res->n_diamonds > 0 && res->diamond_rms_mm <= p->max_diamond_rms_mm / 3.0)
-            lim *= 2.5;
-        if (res->camera_rms_px > lim) {
-            snprintf(d, sizeof d, "no camera reproduces the outline within %.1f px (rms %.2f px; %d sights, rms %.1f mm)",
-                     lim, res->camera_rms_px, res->n_diamonds, res->diamond_rms_mm);
-            status = cr_fail(res, CR_CALIB_ERR_GEOMETRY, d);
-            goto out;
-        }
-        if (res->n_diamonds > 0 && res->diamond_rms_mm > p->max_diamond_rms_mm) {
-            snprintf(d, sizeof d, "the diamond sights disagree with the outline (rms %.1f mm along the rails)",
-                     res->diamond_rms_mm);
-            status = cr_fail(res, CR_CALIB_ERR_GEOMETRY, d);
-            goto out;
-        }
-    }
     res->status = CR_CALIB_OK;
     res->message[0] = '\0';
     /* the head end: the side given, or the end whose foot spot a rack is on */

@@ -8,7 +8,7 @@
  *      chroma_tol of the model's and its brightness r + g + b is within
  *      [bright_lo, bright_hi] times the model's (relative, not tuned to a
  *      colour), tested on the image under a 3x3 box; chroma_tol shrinks to
- *      8 times the central region's median chroma scatter (at least 0.025),
+ *      5 times the central region's median chroma scatter (at least 0.025),
  *      so that a rail in a colour near the cloth's is told apart on a clean
  *      image; the bed is the 4-connected region of such pixels grown from
  *      the pixel nearest the image centre; then the bed's colour is
@@ -23,6 +23,11 @@
  *   3. corners = intersections of adjacent lines, in SPEC §5 order
  *      (head-left, head-right, foot-right, foot-left), and the homography
  *      table mm -> pixels through them; corners far from square fail;
+ *      when step 4 refuses the outline, each side in turn is replaced by
+ *      the line its points make inside it (nearly parallel, within 12 % of
+ *      the image: the nose behind a rail or cushion top taken for bed) and
+ *      of the outlines that pass, the one the camera reproduces best is
+ *      kept;
  *   4. the posed camera (cr_calib_camera_estimate): the diamond sights
  *      found on the rail caps around the outline, their parallax, and a
  *      camera fitted to the homography and the sights; a camera that cannot

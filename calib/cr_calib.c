@@ -1813,8 +1813,11 @@ int cr_calib_detect(const cr_calib_image_t *img, const cr_table_t *t, const cr_c
         status = cr_outline(img, t, p, &dm, npx, res);
         snprintf(why0, sizeof why0, "%s", res->message);
         if (status == CR_CALIB_ERR_GEOMETRY) {
-            cr_calib_result_t *best = malloc(sizeof *best);
+            cr_calib_result_t *best = malloc(sizeof *best), *first = malloc(sizeof *first);
             double best_cost = HUGE_VAL;
+
+            if (first)
+                *first = *res;
 
             for (attempt = 0; best && attempt < CR_CALIB_SIDES; attempt++) {
                 memcpy(res->lines, lines0, sizeof lines0);
@@ -1824,8 +1827,11 @@ int cr_calib_detect(const cr_calib_image_t *img, const cr_table_t *t, const cr_c
                                    p, lines0[attempt], in, 0.12 * (w < h ? w : h), res->lines[attempt],
                                    &res->rms_px[attempt], &res->n_inliers[attempt]))
                     continue;
-                /* of those that pass, the one the camera reproduces best */
-                if (cr_outline(img, t, p, &dm, npx, res) == CR_CALIB_OK &&
+                /* of those that pass with the sights vouching for them (at least
+                 * min_diamonds, within half their limit), the one the camera
+                 * reproduces best */
+                if (cr_outline(img, t, p, &dm, npx, res) == CR_CALIB_OK && res->n_diamonds >= p->min_diamonds &&
+                    res->diamond_rms_mm <= 0.5 * p->max_diamond_rms_mm &&
                     res->camera_rms_px / p->max_camera_rms_px + res->diamond_rms_mm / p->max_diamond_rms_mm < best_cost) {
                     best_cost = res->camera_rms_px / p->max_camera_rms_px + res->diamond_rms_mm / p->max_diamond_rms_mm;
                     *best = *res;
@@ -1833,13 +1839,14 @@ int cr_calib_detect(const cr_calib_image_t *img, const cr_table_t *t, const cr_c
             }
             if (best && best_cost < HUGE_VAL)
                 *res = *best, status = CR_CALIB_OK;
+            else if (first) /* the first attempt's outline and reason */
+                *res = *first;
             free(best);
+            free(first);
         }
         if (status != CR_CALIB_OK) {
-            if (status == CR_CALIB_ERR_GEOMETRY) { /* the first attempt's reason */
-                memcpy(res->lines, lines0, sizeof lines0);
-                snprintf(res->message, sizeof res->message, "%s", why0);
-            }
+            res->status = status;
+            snprintf(res->message, sizeof res->message, "%s", why0);
             goto out;
         }
     }

@@ -26,8 +26,9 @@
  *      when step 4 refuses the outline, each side in turn is replaced by
  *      the line its points make inside it (nearly parallel, within 12 % of
  *      the image: the nose behind a rail or cushion top taken for bed) and
- *      of the outlines that pass, the one the camera reproduces best is
- *      kept;
+ *      of the outlines that pass with the diamond sights vouching for them
+ *      (min_diamonds of them within half max_diamond_rms_mm), the one the
+ *      camera reproduces best is kept;
  *   4. the posed camera (cr_calib_camera_estimate): the diamond sights
  *      found on the rail caps around the outline, their parallax, and a
  *      camera fitted to the homography and the sights; a camera that cannot

@@ -1245,8 +1245,8 @@ int cr_calib_rack_find(const cr_calib_image_t *img, const cr_table_t *t, const c
             iu = (int)lround(u), iv = (int)lround(v);
             if (iu < 0 || iv < 0 || iu >= w || iv >= h)
                 continue;
-            obj[(size_t)j * nx + i] = !cr_is_cloth_at(img, (const cr_light_grid_t *)res->cloth_light, cr_px(img, iu, iv), ref_chroma, ref_sum, p,
-                                                      iu, iv);
+            obj[(size_t)j * nx + i] = !cr_is_cloth_at(img, (const cr_light_grid_t *)res->cloth_light, cr_px(img, iu, iv),
+                                                      ref_chroma, ref_sum, p, iu, iv);
         }
     /* clusters: object cells within rack_gap diameters of each other (2: visited) */
     rg = (int)fmax(1.0, ceil(p->rack_gap * d / s)); /* touching cells at least */

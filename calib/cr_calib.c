@@ -1632,7 +1632,7 @@ int cr_calib_detect(const cr_calib_image_t *img, const cr_table_t *t, const cr_c
      * a rail in a colour near the cloth's (grey on grey) is told apart on a
      * clean image, a noisy one keeps the default */
     cr_box3(img, (uint8_t *)sm.rgb);
-    pl.chroma_tol = fmin(p->chroma_tol, fmax(0.025, 5.0 * cr_chroma_scatter(&sm, u0, v0, u1, v1, ref_chroma, ref_sum, p)));
+    pl.chroma_tol = fmin(p->chroma_tol, fmax(0.035, 5.0 * cr_chroma_scatter(&sm, u0, v0, u1, v1, ref_chroma, ref_sum, p)));
     for (pass = 0; pass < 5; pass++) {
         int prev_region = n_region;
 

@@ -8,7 +8,7 @@
  *      chroma_tol of the model's and its brightness r + g + b is within
  *      [bright_lo, bright_hi] times the model's (relative, not tuned to a
  *      colour), tested on the image under a 3x3 box; chroma_tol shrinks to
- *      5 times the central region's median chroma scatter (at least 0.025),
+ *      5 times the central region's median chroma scatter (at least 0.035),
  *      so that a rail in a colour near the cloth's is told apart on a clean
  *      image; the bed is the 4-connected region of such pixels grown from
  *      the pixel nearest the image centre; then the bed's colour is

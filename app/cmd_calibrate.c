@@ -523,11 +523,13 @@ int cr_cmd_calibrate(int argc, char **argv)
                 }
             } else if (res->n_balls_measured < 2) {
                 snprintf(table_why, sizeof(table_why), "default 9 ft: too few balls on the bed to infer the size");
-            } else {
-                char tmp[sizeof(table_why) - 16];
+            } else { /* the size refused: why says so, after what is kept */
+                static const char pre[] = "default 9 ft: ";
+                size_t len = strnlen(table_why, sizeof(table_why) - sizeof(pre));
 
-                snprintf(tmp, sizeof(tmp), "%s", table_why);
-                snprintf(table_why, sizeof(table_why), "default 9 ft: %s", tmp);
+                memmove(table_why + sizeof(pre) - 1, table_why, len);
+                memcpy(table_why, pre, sizeof(pre) - 1);
+                table_why[sizeof(pre) - 1 + len] = '\0';
             }
         }
         if (st != CR_CALIB_OK) {

@@ -102,6 +102,20 @@ static int cr_fail(cr_calib_result_t *res, int status, const char *detail)
 
 static bool cr_is_cloth(const uint8_t q[3], const double ref_chroma[3], double ref_sum, const cr_calib_params_t *p);
 
+/* The bin where the cumulative count of hist (nb bins, n in all) reaches
+ * half: the median's bin (nb when n is 0). */
+static int cr_hist_median(const int *hist, int nb, int n)
+{
+    int acc = 0, k;
+
+    for (k = 0; k < nb; k++) {
+        acc += hist[k];
+        if (2 * acc >= n && n > 0)
+            break;
+    }
+    return k;
+}
+
 /* Per-channel median over the region; with model non-NULL only over the
  * pixels within twice chroma_tol of the model colour model[3] (and its
  * brightness window), so that a ball, the cue or an arm in the centre does
@@ -135,13 +149,8 @@ static int cr_median_rgb(const cr_calib_image_t *img, int u0, int v0, int u1, in
     if (n == 0)
         return 0;
     for (c = 0; c < 3; c++) {
-        int acc = 0, k;
+        int k = cr_hist_median(hist[c], 256, n);
 
-        for (k = 0; k < 256; k++) {
-            acc += hist[c][k];
-            if (2 * acc >= n)
-                break;
-        }
         out[c] = (uint8_t)(k > 255 ? 255 : k);
     }
     return n;
@@ -245,14 +254,7 @@ static bool cr_fit_light(const cr_calib_image_t *img, const uint8_t *mask, doubl
                 continue;
             }
             for (c = 0; c < 4; c++) {
-                const int *hh = c == 0 ? hc : hc + NB + (c - 1) * NC;
-                int nb = c == 0 ? NB : NC, acc = 0;
-
-                for (k = 0; k < nb; k++) {
-                    acc += hh[k];
-                    if (2 * acc >= cnt[j][i])
-                        break;
-                }
+                k = cr_hist_median(c == 0 ? hc : hc + NB + (c - 1) * NC, c == 0 ? NB : NC, cnt[j][i]);
                 g[j][i][c] = c == 0 ? (k + 0.5) / ref_sum : (k + 0.5) / 256.0;
             }
             any = true;
@@ -312,7 +314,7 @@ static double cr_chroma_scatter(const cr_calib_image_t *img, int u0, int v0, int
                                 double ref_sum, const cr_calib_params_t *p)
 {
     enum { NH = 400 }; /* bins of 0.0005 */
-    int u, v, k, c, n = 0, acc = 0, hist[NH] = {0};
+    int u, v, k, c, n = 0, hist[NH] = {0};
 
     for (v = v0; v < v1; v += 2)
         for (u = u0; u < u1; u += 2) {
@@ -327,12 +329,7 @@ static double cr_chroma_scatter(const cr_calib_image_t *img, int u0, int v0, int
             hist[k < NH ? k : NH - 1]++;
             n++;
         }
-    for (k = 0; k < NH; k++) {
-        acc += hist[k];
-        if (2 * acc >= n)
-            break;
-    }
-    return n > 0 ? (k + 0.5) * 0.0005 : 1.0;
+    return n > 0 ? (cr_hist_median(hist, NH, n) + 0.5) * 0.0005 : 1.0;
 }
 
 /* ---- edge points --------------------------------------------------------------------- */
@@ -1799,37 +1796,28 @@ int cr_calib_detect(const cr_calib_image_t *img, const cr_table_t *t, const cr_c
 
     /* the outline; when the camera or the sights refuse it, each side in turn
      * replaced by a line inside it (a rail or a cushion top the cloth's
-     * colour taken for the bed), the first that passes */
+     * colour taken for the bed): of those that pass with the sights vouching
+     * for them (at least min_diamonds, within half their limit), the one the
+     * camera reproduces best; else the first attempt, refused */
     {
-        double lines0[CR_CALIB_SIDES][3], in[2], rms0[CR_CALIB_SIDES];
-        int ni0[CR_CALIB_SIDES], attempt;
-        char why0[sizeof res->message];
+        double in[2];
+        int attempt;
 
-        memcpy(lines0, res->lines, sizeof lines0);
-        memcpy(rms0, res->rms_px, sizeof rms0);
-        memcpy(ni0, res->n_inliers, sizeof ni0);
         if (!cr_undistort_px(&dm, seed_u, seed_v, &in[0], &in[1]))
             in[0] = seed_u, in[1] = seed_v;
         status = cr_outline(img, t, p, &dm, npx, res);
-        snprintf(why0, sizeof why0, "%s", res->message);
         if (status == CR_CALIB_ERR_GEOMETRY) {
-            cr_calib_result_t *best = malloc(sizeof *best), *first = malloc(sizeof *first);
+            cr_calib_result_t *first = malloc(sizeof *first), *best = malloc(sizeof *best);
             double best_cost = HUGE_VAL;
 
-            if (first)
-                *first = *res;
-
-            for (attempt = 0; best && attempt < CR_CALIB_SIDES; attempt++) {
-                memcpy(res->lines, lines0, sizeof lines0);
-                memcpy(res->rms_px, rms0, sizeof rms0);
-                memcpy(res->n_inliers, ni0, sizeof ni0);
+            for (attempt = 0; first && best && attempt < CR_CALIB_SIDES; attempt++) {
+                if (attempt == 0)
+                    *first = *res;
+                *res = *first;
                 if (!cr_inner_line(und + (size_t)attempt * 2 * cx.cap, cx.wt + (size_t)attempt * cx.cap, n_side[attempt],
-                                   p, lines0[attempt], in, 0.12 * (w < h ? w : h), res->lines[attempt],
+                                   p, first->lines[attempt], in, 0.12 * (w < h ? w : h), res->lines[attempt],
                                    &res->rms_px[attempt], &res->n_inliers[attempt]))
                     continue;
-                /* of those that pass with the sights vouching for them (at least
-                 * min_diamonds, within half their limit), the one the camera
-                 * reproduces best */
                 if (cr_outline(img, t, p, &dm, npx, res) == CR_CALIB_OK && res->n_diamonds >= p->min_diamonds &&
                     res->diamond_rms_mm <= 0.5 * p->max_diamond_rms_mm &&
                     res->camera_rms_px / p->max_camera_rms_px + res->diamond_rms_mm / p->max_diamond_rms_mm < best_cost) {
@@ -1837,16 +1825,15 @@ int cr_calib_detect(const cr_calib_image_t *img, const cr_table_t *t, const cr_c
                     *best = *res;
                 }
             }
-            if (best && best_cost < HUGE_VAL)
-                *res = *best, status = CR_CALIB_OK;
-            else if (first) /* the first attempt's outline and reason */
-                *res = *first;
-            free(best);
+            if (first && best) {
+                *res = best_cost < HUGE_VAL ? *best : *first;
+                status = best_cost < HUGE_VAL ? CR_CALIB_OK : status;
+            }
             free(first);
+            free(best);
         }
         if (status != CR_CALIB_OK) {
             res->status = status;
-            snprintf(res->message, sizeof res->message, "%s", why0);
             goto out;
         }
     }

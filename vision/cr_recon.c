@@ -575,11 +575,199 @@ static int emit_stroke(cr_recon_t *rc, double t, bool cue_was_moving)
     return queue_event(rc, &ev);
 }
 
+static long last_frame(const cr_recon_t *rc, long a)
+{
+    long e = a + rc->p.lookahead_frames;
+
+    return e < rc->n_frames ? e : rc->n_frames - 1;
+}
+
+/* The earliest sample time that belongs to the motion of segment s: a
+ * moving segment begins at a change of the ball's path (a collision, a
+ * kink, its start), and samples before it lie on another line; a quarter
+ * frame of margin for the change's own timing. */
+static double approach_start(const cr_recon_t *rc, const seg_t *s)
+{
+    if (!s || s->rest || s->n == 0)
+        return -INFINITY;
+    return s->t0 + 0.25 * rc->dt;
+}
+
+#define RC_MAX 64 /* samples of one ball in a contact refinement */
+
+static int cmp_double(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+
+    return a < b ? -1 : a > b;
+}
+
+typedef struct {
+    int n;
+    bool rest; /* at rest before the contact */
+    double sig; /* median sample sigma, mm */
+    double t[RC_MAX], x[RC_MAX], y[RC_MAX], w[RC_MAX];
+} csamp_t;
+
+/* Ball i's SEEN samples with times in [lo, hi], up to the last frame that
+ * has arrived, weighted by their sigma. */
+static void contact_samples(cr_recon_t *rc, int i, double lo, double hi, csamp_t *cs)
+{
+    long k, e = last_frame(rc, rc->next), k0 = e;
+    double sg[RC_MAX];
+
+    cs->n = 0;
+    while (k0 > e - (RING - 2) && frame_ok(rc, k0 - 1) && frm(rc, k0 - 1)->t >= lo)
+        k0--;
+    for (k = k0; k <= e && cs->n < RC_MAX; k++) {
+        rframe_t *g = frm(rc, k);
+        double sd;
+
+        if (g->t < lo || g->t > hi || g->st[i] != OB_SEEN)
+            continue;
+        sd = sig(rc, g->s[i]);
+        cs->t[cs->n] = g->t;
+        cs->x[cs->n] = g->x[i];
+        cs->y[cs->n] = g->y[i];
+        cs->w[cs->n] = 1.0 / (sd * sd);
+        sg[cs->n++] = sd;
+    }
+    cs->sig = rc->p.sigma_floor_mm;
+    if (cs->n > 0) {
+        qsort(sg, (size_t)cs->n, sizeof(sg[0]), cmp_double);
+        cs->sig = sg[cs->n / 2];
+    }
+}
+
+/* Ball samples cs as one path that is continuous at tc and changes its
+ * velocity there: before tc a polynomial (a point for a ball at rest),
+ * after tc a polynomial starting from the same point. Returns the weighted
+ * squared residual, the position at tc in p; INFINITY with too few samples
+ * on either side. */
+static double piece_fit(const csamp_t *cs, double tc, double p[2])
+{
+    double t[RC_MAX], x[RC_MAX], y[RC_MAX], w[RC_MAX], sse = 0, m11 = 0, m12 = 0, m22 = 0, bx[2] = {0, 0},
+           by[2] = {0, 0}, vx = 0, vy = 0, ax = 0, ay = 0;
+    int nb = 0, na = 0, k, order;
+    seg_t q;
+
+    for (k = 0; k < cs->n; k++) {
+        if (cs->t[k] < tc) {
+            t[nb] = cs->t[k];
+            x[nb] = cs->x[k];
+            y[nb] = cs->y[k];
+            w[nb++] = cs->w[k];
+        }
+    }
+    order = cs->rest ? 0 : nb >= 6 ? 2 : 1;
+    if (nb < order + 1 || nb == cs->n || !poly_fit(t, x, y, w, nb, tc, order, &q))
+        return INFINITY;
+    for (k = 0; k < nb; k++) {
+        double u = t[k] - tc, ex = x[k] - (q.p[0] + q.v[0] * u + 0.5 * q.a[0] * u * u),
+               ey = y[k] - (q.p[1] + q.v[1] * u + 0.5 * q.a[1] * u * u);
+
+        sse += w[k] * (ex * ex + ey * ey);
+    }
+    p[0] = q.p[0];
+    p[1] = q.p[1];
+    /* after: p + v u + a u^2 / 2 with p fixed */
+    for (k = 0; k < cs->n; k++) {
+        double u = cs->t[k] - tc, h = 0.5 * u * u;
+
+        if (u < 0)
+            continue;
+        na++;
+        m11 += cs->w[k] * u * u;
+        m12 += cs->w[k] * u * h;
+        m22 += cs->w[k] * h * h;
+        bx[0] += cs->w[k] * u * (cs->x[k] - p[0]);
+        bx[1] += cs->w[k] * h * (cs->x[k] - p[0]);
+        by[0] += cs->w[k] * u * (cs->y[k] - p[1]);
+        by[1] += cs->w[k] * h * (cs->y[k] - p[1]);
+    }
+    if (na >= 5 && fabs(m11 * m22 - m12 * m12) > 1e-12 * m11 * m22) {
+        double det = m11 * m22 - m12 * m12;
+
+        vx = (bx[0] * m22 - bx[1] * m12) / det;
+        ax = (m11 * bx[1] - m12 * bx[0]) / det;
+        vy = (by[0] * m22 - by[1] * m12) / det;
+        ay = (m11 * by[1] - m12 * by[0]) / det;
+    } else if (m11 > 0) {
+        vx = bx[0] / m11;
+        vy = by[0] / m11;
+    } else {
+        return INFINITY;
+    }
+    for (k = 0; k < cs->n; k++) {
+        double u = cs->t[k] - tc, ex, ey;
+
+        if (u < 0)
+            continue;
+        ex = cs->x[k] - (p[0] + vx * u + 0.5 * ax * u * u);
+        ey = cs->y[k] - (p[1] + vy * u + 0.5 * ay * u * u);
+        sse += cs->w[k] * (ex * ex + ey * ey);
+    }
+    return sse;
+}
+
+/* The time of a contact between balls a and b found near t0, from their
+ * raw samples: each ball's path is continuous at the contact and changes
+ * its velocity there, and there the centres are 2R apart (how far that
+ * misses counts against the sample noise). The time that fits both balls'
+ * samples best with that holding, on a grid over t0 +- span (2 frames, at
+ * least 30 ms: a slow or thin contact is found that late). Each ball's
+ * samples begin where the motion it had before the span began (a change
+ * inside the span is this contact, found early or late) and end 0.1 s
+ * after t0. Returns t0 when the samples cannot decide: too few, neither
+ * ball moving into the contact, the best time at the edge of the grid or
+ * before the stroke. */
+static double refine_contact(cr_recon_t *rc, int a, int b, double t0)
+{
+    csamp_t cs[2];
+    int who[2] = {a, b}, q, g, gb = -1;
+    double best = INFINITY, tb = t0, sp, span = fmax(2.0 * rc->dt, 0.03);
+    const int NG = 80;
+
+    for (q = 0; q < 2; q++) {
+        /* the motion in effect before the earliest time considered: a
+         * change inside the span is this contact, found late or early */
+        rball_t *bb = &rc->b[who[q]];
+        const seg_t *s = bb->nh > 0 ? seg_at(bb, t0 - span) : NULL;
+
+        if (!s)
+            return t0;
+        cs[q].rest = s->rest;
+        contact_samples(rc, who[q], fmax(t0 - 0.2, approach_start(rc, s)), t0 + 0.1, &cs[q]);
+    }
+    if (cs[0].rest && cs[1].rest)
+        return t0; /* neither moved into the contact: a push from a stroke or another ball */
+    sp = hypot(cs[0].sig, cs[1].sig);
+    for (g = 0; g <= NG; g++) {
+        double tc = t0 + span * (2.0 * g / NG - 1.0), pa[2], pb[2], e, dd;
+
+        e = piece_fit(&cs[0], tc, pa) + piece_fit(&cs[1], tc, pb);
+        if (!isfinite(e))
+            continue;
+        dd = hypot(pa[0] - pb[0], pa[1] - pb[1]) - 2.0 * rc->R;
+        e += dd * dd / (sp * sp);
+        if (e < best) {
+            best = e;
+            tb = tc;
+            gb = g;
+        }
+    }
+    if (gb <= 0 || gb >= NG || (rc->active && tb <= rc->t_stroke))
+        return t0;
+    return tb;
+}
+
 static int emit_collision(cr_recon_t *rc, int a, int b, double t, double conf)
 {
     cr_event_t ev;
     double ax, ay, bx, by, d;
 
+    if (conf >= 0.9)
+        t = refine_contact(rc, a, b, t);
     if (recent_has(rc, a, b, t, 3.0 * rc->dt))
         return CR_OK;
     if (b == CR_BALL_CUE) {
@@ -883,12 +1071,6 @@ static int line_fit(cr_recon_t *rc, int i, long k0, long k1, double t_ref, doubl
     return n;
 }
 
-static long last_frame(const cr_recon_t *rc, long a)
-{
-    long e = a + rc->p.lookahead_frames;
-
-    return e < rc->n_frames ? e : rc->n_frames - 1;
-}
 
 /* Whether ball i, that jumped to (x, y) at frame a and stays there, can
  * have been stopped by a ball it hit: one resting within reach of (x, y)
@@ -1396,22 +1578,23 @@ static int rail_samples(cr_recon_t *rc, int i, int r, long k0, long k1, double *
  * errors, from sigma_mm): a real turn at R, not noise along a cushion nor a
  * ball drifting a few millimetres off it. Returns the time where the V
  * forced through R fits best (the contact time). */
-static double rail_contact_time(cr_recon_t *rc, int i, int r, long a, double t_near, double sigma_mm, bool wide,
-                                bool *sig_ok)
+static double rail_contact_time(cr_recon_t *rc, int i, int r, long a, double t_near, double t_lo, double sigma_mm,
+                                bool wide, bool *sig_ok)
 {
     double ts[RW_MAX], ds[RW_MAX], h, se_h, sl[2], se_sl[2], tb = t_near, t0, t1, best = INFINITY;
+    double from = fmax(t_near - (wide ? 0.3 : 0.15), t_lo);
     long k0 = a;
     int n, g, k;
 
     *sig_ok = false;
-    while (k0 > a - (RW_MAX - 1) && frame_ok(rc, k0 - 1) && frm(rc, k0 - 1)->t >= t_near - (wide ? 0.3 : 0.15))
+    while (k0 > a - (RW_MAX - 1) && frame_ok(rc, k0 - 1) && frm(rc, k0 - 1)->t >= from)
         k0--;
     n = rail_samples(rc, i, r, k0, a, ts, ds, RW_MAX);
-    if (n < 6)
+    if (n < 5)
         return t_near;
     t0 = fmax(ts[0], t_near - (wide ? 0.2 : 0.1));
     t1 = fmin(ts[n - 1], t_near + (wide ? 0.1 : 0.05));
-    vee_fit(ts, ds, n, t0, t1, sigma_mm, 3, &h, &se_h, sl, se_sl);
+    vee_fit(ts, ds, n, t0, t1, sigma_mm, 2, &h, &se_h, sl, se_sl);
     *sig_ok = isfinite(h) && fabs(h - rc->R) <= rc->p.contact_tol_mm + 2.0 * se_h && sl[0] > 3.0 * se_sl[0] &&
               sl[1] > 3.0 * se_sl[1];
     /* the time: the V through R itself (the vertex is R; its time is
@@ -1488,7 +1671,8 @@ static void graze_cushions(cr_recon_t *rc, int i, long a)
             if (isfinite(tc)) {
                 /* only a significant reversal of the distance to the nose line */
                 bool ok;
-                double tv = rail_contact_time(rc, i, r, last_frame(rc, a), tc, sig(rc, frm(rc, a)->s[i]), false, &ok);
+                double tv = rail_contact_time(rc, i, r, last_frame(rc, a), tc, approach_start(rc, &b->approach[r]),
+                                              sig(rc, frm(rc, a)->s[i]), false, &ok);
 
                 if (ok) {
                     tc = tv;
@@ -1521,11 +1705,11 @@ static void rail_watch(cr_recon_t *rc, int i, long a)
     for (r = 0; r < CR_RAIL_COUNT; r++) {
         double d;
 
-        if (rail_dist(rc, r, f->x[i], f->y[i]) > 3.0 * rc->R || near_pocket(rc, f->x[i], f->y[i], rc->R, NULL) >= 0) {
+        d = rail_dist(rc, r, f->x[i], f->y[i]);
+        if (d > 3.0 * rc->R || near_pocket(rc, f->x[i], f->y[i], rc->R, NULL) >= 0) {
             b->rw_on[r] = false;
             continue;
         }
-        d = rail_dist(rc, r, f->x[i], f->y[i]);
         if (!b->rw_on[r]) {
             b->rw_on[r] = true;
             b->rw_max[r] = b->rw_min[r] = d;
@@ -1547,10 +1731,11 @@ static void rail_watch(cr_recon_t *rc, int i, long a)
         }
         {
             bool ok;
-            double tc = rail_contact_time(rc, i, r, a, b->rw_tmin[r], sig(rc, f->s[i]), false, &ok), x, y;
+            double lo = approach_start(rc, seg_at(b, b->rw_tmin[r] - 1.5 * rc->dt));
+            double tc = rail_contact_time(rc, i, r, a, b->rw_tmin[r], lo, sig(rc, f->s[i]), false, &ok), x, y;
 
             if (!ok) /* a slow contact: more samples either side */
-                tc = rail_contact_time(rc, i, r, a, b->rw_tmin[r], sig(rc, f->s[i]), true, &ok);
+                tc = rail_contact_time(rc, i, r, a, b->rw_tmin[r], lo, sig(rc, f->s[i]), true, &ok);
 
             if (ok) {
                 ball_pos_at(rc, i, tc, &x, &y);
@@ -2277,7 +2462,8 @@ static bool explain_cushion(cr_recon_t *rc, change_t *c)
             /* the normal velocity must reverse: a significant V in the
              * distance to the nose line (its time is the contact's), or a
              * clear turn of the fitted velocities */
-            tv = rail_contact_time(rc, c->ball, r, e, c->t, sig(rc, frm(rc, a)->s[c->ball]), false, &ok);
+            tv = rail_contact_time(rc, c->ball, r, e, c->t, approach_start(rc, &c->before), sig(rc, frm(rc, a)->s[c->ball]),
+                                   false, &ok);
             if (ok) {
                 t = tv;
             } else {

@@ -644,11 +644,12 @@ static void contact_samples(cr_recon_t *rc, int i, double lo, double hi, csamp_t
  * after tc a polynomial starting from the same point. Returns the weighted
  * squared residual, the position at tc in p; INFINITY with too few samples
  * on either side. */
-static double piece_fit(const csamp_t *cs, double tc, double p[2])
+static double piece_fit(const csamp_t *cs, double tc, double amax, double p[2])
 {
     double t[RC_MAX], x[RC_MAX], y[RC_MAX], w[RC_MAX], sse = 0, m11 = 0, m12 = 0, m22 = 0, bx[2] = {0, 0},
            by[2] = {0, 0}, vx = 0, vy = 0, ax = 0, ay = 0;
     int nb = 0, na = 0, k, order;
+    bool quad = false;
     seg_t q;
 
     for (k = 0; k < cs->n; k++) {
@@ -662,6 +663,8 @@ static double piece_fit(const csamp_t *cs, double tc, double p[2])
     order = cs->rest ? 0 : nb >= 6 ? 2 : 1;
     if (nb < order + 1 || nb == cs->n || !poly_fit(t, x, y, w, nb, tc, order, &q))
         return INFINITY;
+    if (order == 2 && hypot(q.a[0], q.a[1]) > amax && !poly_fit(t, x, y, w, nb, tc, 1, &q))
+        return INFINITY; /* no cloth slows a ball that fast: a line */
     for (k = 0; k < nb; k++) {
         double u = t[k] - tc, ex = x[k] - (q.p[0] + q.v[0] * u + 0.5 * q.a[0] * u * u),
                ey = y[k] - (q.p[1] + q.v[1] * u + 0.5 * q.a[1] * u * u);
@@ -692,11 +695,14 @@ static double piece_fit(const csamp_t *cs, double tc, double p[2])
         ax = (m11 * bx[1] - m12 * bx[0]) / det;
         vy = (by[0] * m22 - by[1] * m12) / det;
         ay = (m11 * by[1] - m12 * by[0]) / det;
-    } else if (m11 > 0) {
+        quad = hypot(ax, ay) <= amax;
+    }
+    if (!quad) {
+        if (!(m11 > 0))
+            return INFINITY;
+        ax = ay = 0;
         vx = bx[0] / m11;
         vy = by[0] / m11;
-    } else {
-        return INFINITY;
     }
     for (k = 0; k < cs->n; k++) {
         double u = cs->t[k] - tc, ex, ey;
@@ -715,18 +721,21 @@ static double piece_fit(const csamp_t *cs, double tc, double p[2])
  * its velocity there, and there the centres are 2R apart (how far that
  * misses counts against the sample noise). The time that fits both balls'
  * samples best with that holding, on a grid over t0 +- span (2 frames, at
- * least 30 ms: a slow or thin contact is found that late). Each ball's
- * samples begin where the motion it had before the span began (a change
- * inside the span is this contact, found early or late) and end 0.1 s
- * after t0. Returns t0 when the samples cannot decide: too few, neither
- * ball moving into the contact, the best time at the edge of the grid or
- * before the stroke. */
+ * least 30 ms: a slow or thin contact is found that late); of the times
+ * that fit about as well, the nearest to t0 (a thin or slow contact
+ * barely changes either path: the samples then only rule out times). Each
+ * ball's samples begin where the motion it had before the span began (a
+ * change inside the span is this contact, found early or late) and end
+ * 0.1 s after t0. Returns t0 when the samples cannot decide: too few,
+ * neither ball moving into the contact, another contact of either ball
+ * within the span, a resting ball touching a third (a rack passes the blow
+ * on), the best time at the edge of the grid or before the stroke. */
 static double refine_contact(cr_recon_t *rc, int a, int b, double t0)
 {
     csamp_t cs[2];
     int who[2] = {a, b}, q, g, gb = -1;
-    double best = INFINITY, tb = t0, sp, span = fmax(2.0 * rc->dt, 0.03);
-    const int NG = 80;
+    enum { NG = 80 };
+    double best = INFINITY, tb = INFINITY, sp, span = fmax(2.0 * rc->dt, 0.03), lim, eg[NG + 1];
 
     for (q = 0; q < 2; q++) {
         /* the motion in effect before the earliest time considered: a
@@ -741,22 +750,63 @@ static double refine_contact(cr_recon_t *rc, int a, int b, double t0)
     }
     if (cs[0].rest && cs[1].rest)
         return t0; /* neither moved into the contact: a push from a stroke or another ball */
+    for (q = 0; q < 2; q++) {
+        /* another contact of either ball inside the span (a close call, a
+         * kiss off a cushion): its change is not this one's to take */
+        int r;
+
+        if (recent_involves(rc, who[q], t0, span))
+            return t0;
+        for (r = 0; r < CR_RAIL_COUNT; r++)
+            if (rc->b[who[q]].t_cush[r] != 0 && fabs(rc->b[who[q]].t_cush[r] - t0) <= span)
+                return t0;
+    }
+    for (q = 0; q < 2; q++) {
+        /* a resting ball touching another passes the blow on (a rack): its
+         * own start is no two-ball response */
+        const seg_t *s = seg_at(&rc->b[who[q]], t0 - span);
+        int j;
+
+        if (!cs[q].rest)
+            continue;
+        for (j = 0; j < NB; j++) {
+            const seg_t *o;
+
+            if (j == a || j == b || rc->b[j].nh == 0 || !on_table_state(rc->b[j].state))
+                continue;
+            o = seg_at(&rc->b[j], t0 - span);
+            if (o->rest && hypot(o->p[0] - s->p[0], o->p[1] - s->p[1]) <= 2.0 * rc->R + rc->p.contact_tol_mm)
+                return t0;
+        }
+    }
     sp = hypot(cs[0].sig, cs[1].sig);
     for (g = 0; g <= NG; g++) {
-        double tc = t0 + span * (2.0 * g / NG - 1.0), pa[2], pb[2], e, dd;
+        double tc = t0 + span * (2.0 * g / NG - 1.0), pa[2], pb[2], dd;
 
-        e = piece_fit(&cs[0], tc, pa) + piece_fit(&cs[1], tc, pb);
-        if (!isfinite(e))
+        eg[g] = piece_fit(&cs[0], tc, rc->p.accel_max_mm_s2, pa) + piece_fit(&cs[1], tc, rc->p.accel_max_mm_s2, pb);
+        if (!isfinite(eg[g]))
             continue;
         dd = hypot(pa[0] - pb[0], pa[1] - pb[1]) - 2.0 * rc->R;
-        e += dd * dd / (sp * sp);
-        if (e < best) {
-            best = e;
-            tb = tc;
+        eg[g] += dd * dd / (sp * sp);
+        if (eg[g] < best) {
+            best = eg[g];
             gb = g;
         }
     }
-    if (gb <= 0 || gb >= NG || (rc->active && tb <= rc->t_stroke))
+    if (gb <= 0 || gb >= NG)
+        return t0;
+    /* the times the samples do not tell from the best (chi-square within 4,
+     * two standard errors, scaled by the fit's own reduced chi-square when
+     * the sigmas are too small; a tracker's smoothed positions are not
+     * independent): t0 stands if it is one of them, else the nearest one */
+    lim = best + 4.0 * fmax(1.0, best / fmax(1, cs[0].n + cs[1].n - 7));
+    for (g = 0; g <= NG; g++) {
+        double tc = t0 + span * (2.0 * g / NG - 1.0);
+
+        if (isfinite(eg[g]) && eg[g] <= lim && fabs(tc - t0) < fabs(tb - t0))
+            tb = tc;
+    }
+    if (rc->active && tb <= rc->t_stroke)
         return t0;
     return tb;
 }
@@ -2413,6 +2463,10 @@ static bool explain_late(cr_recon_t *rc, change_t *c)
 
     if (k < 0)
         return false;
+    c->done = true;
+    if (!rc->active)
+        return true; /* between shots nothing is struck: a resting ball next to
+                      * one that wavered or was moved by hand; no collision */
     a = k;
     b = c->ball;
     if (c->kind == CH_KINK) {

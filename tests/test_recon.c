@@ -546,6 +546,47 @@ static void test_near_cushion_bounce(void)
     }
 }
 
+/* An object ball a few centimetres off a cushion, cut into it: it reaches
+ * the cushion two or three frames after the collision. Each contact is
+ * timed from the motion into it (the cue ball's path before the collision
+ * is not the object ball's approach to the cushion). */
+static void test_cushion_after_collision(void)
+{
+    static rcase_t c;
+    setup_t s;
+    const double gap_list[3] = {40.0, 60.0, 90.0};
+
+    for (int q = 0; q < 3; q++) {
+        const cr_event_t *tc, *gc, *tk, *gk;
+        int ik = -1;
+        double by = 1270.0 - 28.575 - gap_list[q];
+
+        memset(&s, 0, sizeof(s));
+        s.fps = 60.0;
+        s.balls[0] = (cr_ball_pos_t){0, 1100.0, by - 500.0};
+        s.balls[1] = (cr_ball_pos_t){1, 1500.0, by};
+        s.n = 2;
+        s.speed = 2500.0;
+        /* at a ghost ball down and left of the 1: a cut toward the right cushion */
+        s.heading_deg = atan2(500.0 - 40.0, 400.0 - 40.0) * 180.0 / 3.14159265358979323846;
+        s.seed = 41 + (uint64_t)q;
+        CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+        tc = first_cue_contact(c.truth, c.nt, NULL);
+        gc = first_cue_contact(c.got, c.ng, NULL);
+        tk = find(c.truth, c.nt, CR_EV_CUSHION, 1, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(tc);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(gc);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(tk);
+        CU_ASSERT(tk->t - tc->t < 5.0 / s.fps); /* the set-up: the cushion within a few frames */
+        CU_ASSERT_EQUAL(other(gc), 1);
+        CU_ASSERT_DOUBLE_EQUAL(gc->t, tc->t, 0.25 / s.fps);
+        gk = find(c.got, c.ng, CR_EV_CUSHION, 1, &ik);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(gk);
+        CU_ASSERT_EQUAL(gk->rail, tk->rail);
+        CU_ASSERT_DOUBLE_EQUAL(gk->t, tk->t, 0.5 / s.fps);
+    }
+}
+
 /* A frozen row of three: the blow goes through the middle ball to the far
  * one, which may be seen moving before the others. Every start has a
  * cause (collisions, in doubt inside the cluster), none is disturbed. */
@@ -1084,6 +1125,7 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "slow nudge is a collision", test_slow_nudge) ||
         !CU_add_test(s, "shallow cushion contact", test_shallow_cushion) ||
         !CU_add_test(s, "object ball off a near cushion", test_near_cushion_bounce) ||
+        !CU_add_test(s, "a cushion just after a collision", test_cushion_after_collision) ||
         !CU_add_test(s, "frozen row of three", test_frozen_row) ||
         !CU_add_test(s, "double hit suspicion", test_double_hit) ||
         !CU_add_test(s, "cue ball put down nearby", test_placed_nearby) ||

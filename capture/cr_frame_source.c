@@ -2,10 +2,12 @@
  * cr_frame_source.c - decoded frames from files, URIs and image sequences
  * through GStreamer. See cr_frame_source.h for the pipelines and contract.
  */
+#define _GNU_SOURCE /* sched_getaffinity: the processors this process may run on */
 #include "cr_capture_internal.h"
 #include "cr_frame_source.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -368,6 +370,24 @@ static const char *cr_seq_caps(const char *pattern)
     return NULL;
 }
 
+/* deep-element-added of the pipeline: a decoder with a "max-threads"
+ * property (the libav ones) gets as many threads as this process may run
+ * on at once. Its own "auto" counts every processor online, so a process
+ * pinned to one core (taskset) would decode with a second thread that only
+ * adds switching. */
+static void cr_on_deep_element_added(GstBin *bin, GstBin *sub, GstElement *el, gpointer data)
+{
+    GParamSpec *ps = g_object_class_find_property(G_OBJECT_GET_CLASS(el), "max-threads");
+    cpu_set_t set;
+
+    (void)bin;
+    (void)sub;
+    (void)data;
+    CPU_ZERO(&set);
+    if (ps && ps->value_type == G_TYPE_INT && sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+        g_object_set(el, "max-threads", (gint)CPU_COUNT(&set), NULL);
+}
+
 /* Builds the pipeline (source part, sink, converter); nothing linked yet
  * beyond the static part. */
 static int cr_build(cr_frame_source_t *s, const char *what, const cr_frame_source_params_t *p, bool seq)
@@ -426,6 +446,7 @@ static int cr_build(cr_frame_source_t *s, const char *what, const cr_frame_sourc
         g_free(uri);
         gst_bin_add(GST_BIN(s->pipeline), dec);
     }
+    g_signal_connect(s->pipeline, "deep-element-added", G_CALLBACK(cr_on_deep_element_added), NULL);
     g_signal_connect(dec, "pad-added", G_CALLBACK(cr_on_pad_added), s);
     g_signal_connect(dec, "no-more-pads", G_CALLBACK(cr_on_no_more_pads), s);
     g_signal_connect(dec, "unknown-type", G_CALLBACK(cr_on_unknown_type), s);

@@ -15,7 +15,12 @@
  * kink. Each is confirmed by the next lookahead_frames frames (a single
  * outlier is dropped) and explained: a collision when another ball's path
  * (or rest position) came within 2R at that time (the contact time is the
- * root of |p_a(t) - p_b(t)| = 2R on the incoming paths), a cushion when the
+ * root of |p_a(t) - p_b(t)| = 2R on the incoming paths, then refined from
+ * both balls' raw samples: the time at which each ball's sampled path,
+ * continuous there and changing its velocity, puts the centres 2R apart
+ * fits best; the first estimate stands while the samples allow it within
+ * two standard errors, and no refinement is tried across a rack, another
+ * contact of either ball or a stroke), a cushion when the
  * path reached R from a nose line or a jaw, else a stroke (the cue ball) or
  * a disturbed ball. A ball that vanishes on its way into a pocket mouth is
  * pocketed; over a cushion, off the table. A stroke's time is its cue ball's
@@ -26,9 +31,11 @@
  * back up to cause_window_s (a slow ball is seen to move late): any ball
  * whose path came within 2R of it hit it, at the first time the distance
  * reached 2R; a ball resting against a chain of touching resting balls one
- * of which was hit (a rack, a frozen pair) was hit through them. Only a
- * start with no possible cause, or one between shots, is `disturbed`; a
- * slow start moments after a ball seemed to stop is its creep, no event.
+ * of which was hit (a rack, a frozen pair) was hit through them. Between
+ * shots nothing is struck: a start such a cause would explain is no event
+ * (the other ball wavered or was moved by hand, and is the one judged).
+ * Only a start with no possible cause is `disturbed`; a slow start moments
+ * after a ball seemed to stop is its creep, no event.
  * A ball that jumps more than R in a frame and stays put was put there by
  * hand (its rest is the sigma-weighted mean of its samples there).
  *
@@ -36,7 +43,9 @@
  * R from the nose line, so a ball whose distance to it came down to R and
  * clearly rose again touched it (shallow and slow contacts); the time is
  * where a V (the paths before and after, as distance against time) fitted
- * to the samples meets R, and the V must be significant on both sides (a
+ * to the samples meets R (samples from where the ball's motion into the
+ * cushion began: not the path before a collision just before it), and the
+ * V must be significant on both sides (a
  * ball rolling along a cushion in noise is no contact). A ball struck into
  * a cushion less than R away, faster than the cloth can stop it over the
  * gap, or seen leaving it, touched it. Two moving balls whose distance

@@ -32,6 +32,7 @@
 #define QCAP 512        /* events waiting to be handed out */
 #define MIN_OUT 64      /* smallest out capacity accepted */
 #define RW_MAX 160      /* samples in a cushion V fit */
+#define RC_MAX 64       /* samples of one ball in a contact refinement */
 
 enum { OB_NONE = 0, OB_SEEN, OB_HIDDEN, OB_GONE };
 enum { B_ABSENT = 0, B_REST, B_MOVING, B_GONE, B_LOST };
@@ -592,8 +593,6 @@ static double approach_start(const cr_recon_t *rc, const seg_t *s)
         return -INFINITY;
     return s->t0 + 0.25 * rc->dt;
 }
-
-#define RC_MAX 64 /* samples of one ball in a contact refinement */
 
 static int cmp_double(const void *pa, const void *pb)
 {

@@ -732,6 +732,7 @@ static double piece_fit(const csamp_t *cs, double tc, double amax, double p[2])
 static double refine_contact(cr_recon_t *rc, int a, int b, double t0)
 {
     csamp_t cs[2];
+    const seg_t *s[2];
     int who[2] = {a, b}, q, g, gb = -1;
     enum { NG = 80 };
     double best = INFINITY, tb = INFINITY, sp, span = fmax(2.0 * rc->dt, 0.03), lim, eg[NG + 1];
@@ -739,44 +740,37 @@ static double refine_contact(cr_recon_t *rc, int a, int b, double t0)
     for (q = 0; q < 2; q++) {
         /* the motion in effect before the earliest time considered: a
          * change inside the span is this contact, found late or early */
-        rball_t *bb = &rc->b[who[q]];
-        const seg_t *s = bb->nh > 0 ? seg_at(bb, t0 - span) : NULL;
-
-        if (!s)
+        s[q] = rc->b[who[q]].nh > 0 ? seg_at(&rc->b[who[q]], t0 - span) : NULL;
+        if (!s[q])
             return t0;
-        cs[q].rest = s->rest;
-        contact_samples(rc, who[q], fmax(t0 - 0.2, approach_start(rc, s)), t0 + 0.1, &cs[q]);
     }
-    if (cs[0].rest && cs[1].rest)
+    if (s[0]->rest && s[1]->rest)
         return t0; /* neither moved into the contact: a push from a stroke or another ball */
     for (q = 0; q < 2; q++) {
+        int r, j;
+
         /* another contact of either ball inside the span (a close call, a
          * kiss off a cushion): its change is not this one's to take */
-        int r;
-
         if (recent_involves(rc, who[q], t0, span))
             return t0;
         for (r = 0; r < CR_RAIL_COUNT; r++)
             if (rc->b[who[q]].t_cush[r] != 0 && fabs(rc->b[who[q]].t_cush[r] - t0) <= span)
                 return t0;
-    }
-    for (q = 0; q < 2; q++) {
         /* a resting ball touching another passes the blow on (a rack): its
          * own start is no two-ball response */
-        const seg_t *s = seg_at(&rc->b[who[q]], t0 - span);
-        int j;
-
-        if (!cs[q].rest)
-            continue;
-        for (j = 0; j < NB; j++) {
+        for (j = 0; j < NB && s[q]->rest; j++) {
             const seg_t *o;
 
             if (j == a || j == b || rc->b[j].nh == 0 || !on_table_state(rc->b[j].state))
                 continue;
             o = seg_at(&rc->b[j], t0 - span);
-            if (o->rest && hypot(o->p[0] - s->p[0], o->p[1] - s->p[1]) <= 2.0 * rc->R + rc->p.contact_tol_mm)
+            if (o->rest && hypot(o->p[0] - s[q]->p[0], o->p[1] - s[q]->p[1]) <= 2.0 * rc->R + rc->p.contact_tol_mm)
                 return t0;
         }
+    }
+    for (q = 0; q < 2; q++) {
+        cs[q].rest = s[q]->rest;
+        contact_samples(rc, who[q], fmax(t0 - 0.2, approach_start(rc, s[q])), t0 + 0.1, &cs[q]);
     }
     sp = hypot(cs[0].sig, cs[1].sig);
     for (g = 0; g <= NG; g++) {

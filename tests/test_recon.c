@@ -873,6 +873,40 @@ static void rfix_close(rfix_t *f)
     free(f->out);
 }
 
+/* Starts frame k at time t, with no balls yet. */
+static void rfix_frame(rfix_t *f, double t, int k)
+{
+    memset(f->fr, 0, sizeof(*f->fr));
+    f->fr->t = t;
+    f->fr->frame = (uint64_t)k;
+}
+
+/* Adds a seen ball at (x, y) plus Gaussian noise of spread noise mm, with
+ * the detector's sigma. */
+static cr_ball_obs_t *rfix_ball(rfix_t *f, int id, int track, double x, double y, double noise, double sigma)
+{
+    cr_ball_obs_t *o = &f->fr->balls[f->fr->n++];
+    double nx = gauss(), ny = gauss();
+
+    *o = (cr_ball_obs_t){.id = id, .track = track, .x = x + noise * nx, .y = y + noise * ny, .sigma_mm = sigma,
+                         .status = CR_BALL_SEEN};
+    return o;
+}
+
+/* Pushes the frame (final: finishes instead) and returns how many events of
+ * the type (and ball, when ball >= 0) came out. */
+static int rfix_push(rfix_t *f, bool final, cr_event_type_t type, int ball)
+{
+    int n = 0;
+
+    if (final) {
+        CU_ASSERT_EQUAL(cr_recon_finish(f->rc, f->out, 128, &n), 0);
+    } else {
+        CU_ASSERT_EQUAL_FATAL(cr_recon_push(f->rc, f->fr, f->out, 128, &n), 0);
+    }
+    return count(f->out, n, type, ball);
+}
+
 /* A ball the detector measures poorly (a ball the colour of the cloth: its
  * outline against the shadow side is unsure) seems to shift 12 mm and stay.
  * With the sigma the detector gives it (5 mm) that is no touched ball; the
@@ -887,7 +921,7 @@ static void test_wavering_ball(void)
     for (int q = 0; q < 3; q++) {
         rfix_t f;
         const double fps = 30.0;
-        int n, k, disturbed = 0;
+        int k, disturbed = 0;
 
         rfix_open(&f, fps, 71 + (uint64_t)q);
         for (k = 0; k < (int)(5.0 * fps); k++) {
@@ -896,19 +930,12 @@ static void test_wavering_ball(void)
             /* off to 12 mm over 5 frames at 1 s (and back at back_at) */
             if (t >= 1.0 && t < back_at[q])
                 off = 12.0 * fmin(1.0, (t - 1.0) * fps / 5.0);
-            memset(f.fr, 0, sizeof(*f.fr));
-            f.fr->t = t;
-            f.fr->frame = (uint64_t)k;
-            f.fr->n = 2;
-            f.fr->balls[0] = (cr_ball_obs_t){.id = 0, .track = 0, .x = 500 + 0.5 * gauss(), .y = 600 + 0.5 * gauss(),
-                                             .sigma_mm = 0.5, .status = CR_BALL_SEEN};
-            f.fr->balls[1] = (cr_ball_obs_t){.id = 7, .track = 1, .x = 1200 + off + 0.4 * gauss(),
-                                             .y = 600 + 0.4 * gauss(), .sigma_mm = sigmas[q], .status = CR_BALL_SEEN};
-            CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
-            disturbed += count(f.out, n, CR_EV_DISTURBED, 7);
+            rfix_frame(&f, t, k);
+            rfix_ball(&f, 0, 0, 500, 600, 0.5, 0.5);
+            rfix_ball(&f, 7, 1, 1200 + off, 600, 0.4, sigmas[q]);
+            disturbed += rfix_push(&f, false, CR_EV_DISTURBED, 7);
         }
-        CU_ASSERT_EQUAL(cr_recon_finish(f.rc, f.out, 128, &n), 0);
-        disturbed += count(f.out, n, CR_EV_DISTURBED, 7);
+        disturbed += rfix_push(&f, true, CR_EV_DISTURBED, 7);
         CU_ASSERT_EQUAL(disturbed, want[q]);
         rfix_close(&f);
     }
@@ -923,7 +950,7 @@ static void test_waver_between_shots(void)
 {
     rfix_t f;
     const double fps = 60.0, R = 28.575;
-    int n, k, collisions = 0;
+    int k, collisions = 0;
 
     rfix_open(&f, fps, 83);
     for (k = 0; k < (int)(4.0 * fps); k++) {
@@ -933,21 +960,13 @@ static void test_waver_between_shots(void)
             a = 12.0 * fmin(1.0, (t - 1.0) * fps / 3.0);
         if (t >= 1.2)
             b = 8.0 * fmin(1.0, (t - 1.2) * fps / 3.0);
-        memset(f.fr, 0, sizeof(*f.fr));
-        f.fr->t = t;
-        f.fr->frame = (uint64_t)k;
-        f.fr->n = 3;
-        f.fr->balls[0] = (cr_ball_obs_t){.id = 0, .track = 0, .x = 500 + 0.3 * gauss(), .y = 600 + 0.3 * gauss(),
-                                         .sigma_mm = 0.3, .status = CR_BALL_SEEN};
-        f.fr->balls[1] = (cr_ball_obs_t){.id = 7, .track = 1, .x = 1200 + a + 0.3 * gauss(), .y = 600 + 0.3 * gauss(),
-                                         .sigma_mm = 0.3, .status = CR_BALL_SEEN};
-        f.fr->balls[2] = (cr_ball_obs_t){.id = 8, .track = 2, .x = 1200 + 2.0 * R + 0.5 + b + 0.3 * gauss(),
-                                         .y = 600 + 0.3 * gauss(), .sigma_mm = 0.3, .status = CR_BALL_SEEN};
-        CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
-        collisions += count(f.out, n, CR_EV_COLLISION, -1);
+        rfix_frame(&f, t, k);
+        rfix_ball(&f, 0, 0, 500, 600, 0.3, 0.3);
+        rfix_ball(&f, 7, 1, 1200 + a, 600, 0.3, 0.3);
+        rfix_ball(&f, 8, 2, 1200 + 2.0 * R + 0.5 + b, 600, 0.3, 0.3);
+        collisions += rfix_push(&f, false, CR_EV_COLLISION, -1);
     }
-    CU_ASSERT_EQUAL(cr_recon_finish(f.rc, f.out, 128, &n), 0);
-    collisions += count(f.out, n, CR_EV_COLLISION, -1);
+    collisions += rfix_push(&f, true, CR_EV_COLLISION, -1);
     CU_ASSERT_EQUAL(collisions, 0);
     rfix_close(&f);
 }
@@ -961,29 +980,20 @@ static void test_not_cue_no_stroke(void)
     for (int q = 0; q < 2; q++) {
         rfix_t f;
         const double fps = 30.0;
-        int n, k, strokes = 0;
+        int k, strokes = 0;
 
         rfix_open(&f, fps, 81 + (uint64_t)q);
         for (k = 0; k < (int)(4.0 * fps); k++) {
             double t = k / fps, off = t >= 2.0 ? 12.0 * fmin(1.0, (t - 2.0) * fps / 3.0) : 0.0;
 
-            memset(f.fr, 0, sizeof(*f.fr));
-            f.fr->t = t;
-            f.fr->frame = (uint64_t)k;
-            f.fr->n = 3;
+            rfix_frame(&f, t, k);
             /* the cue ball in the kitchen, not identified (not_cue false) */
-            f.fr->balls[0] = (cr_ball_obs_t){.id = -1, .track = 0, .x = 485 + 0.5 * gauss(), .y = 555 + 0.5 * gauss(),
-                                             .sigma_mm = 0.5, .status = CR_BALL_SEEN};
-            f.fr->balls[1] = (cr_ball_obs_t){.id = 1, .track = 1, .x = 1905 + 0.5 * gauss(), .y = 635 + 0.5 * gauss(),
-                                             .sigma_mm = 0.5, .status = CR_BALL_SEEN};
-            f.fr->balls[2] = (cr_ball_obs_t){.id = -1, .track = 2, .x = 2004 - off + 0.5 * gauss(),
-                                             .y = 578 + 0.5 * gauss(), .sigma_mm = 1.0, .status = CR_BALL_SEEN,
-                                             .not_cue = q == 1};
-            CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
-            strokes += count(f.out, n, CR_EV_STROKE, -1);
+            rfix_ball(&f, -1, 0, 485, 555, 0.5, 0.5);
+            rfix_ball(&f, 1, 1, 1905, 635, 0.5, 0.5);
+            rfix_ball(&f, -1, 2, 2004 - off, 578, 0.5, 1.0)->not_cue = q == 1;
+            strokes += rfix_push(&f, false, CR_EV_STROKE, -1);
         }
-        CU_ASSERT_EQUAL(cr_recon_finish(f.rc, f.out, 128, &n), 0);
-        strokes += count(f.out, n, CR_EV_STROKE, -1);
+        strokes += rfix_push(&f, true, CR_EV_STROKE, -1);
         CU_ASSERT_EQUAL(strokes, q == 0 ? 1 : 0);
         rfix_close(&f);
     }

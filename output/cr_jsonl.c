@@ -679,6 +679,7 @@ static int cr_parse_fields(cr_pctx_t *c, json_t *o, cr_event_t *ev)
     case CR_EV_POCKET:
         CR_TRY(cr_get_id(c, o, "ball", CR_REQ, &ev->ball));
         CR_TRY(cr_get_pocket(c, o, "pocket", &ev->pocket));
+        CR_TRY(cr_get_confidence(c, o, CR_OPT, &ev->confidence));
         return 0;
     case CR_EV_OFF_TABLE:
         CR_TRY(cr_get_id(c, o, "ball", CR_REQ, &ev->ball));
@@ -1266,6 +1267,8 @@ static int cr_build(const cr_event_t *ev, json_t **out, char *err, size_t err_le
     case CR_EV_POCKET:
         cr_put_id(&b, o, "ball", ev->ball);
         cr_put_name(&b, o, "pocket", cr_pocket_name(ev->pocket), (int)ev->pocket);
+        if (cr_round(ev->confidence, CR_SCALE_CONF) != 1.0)
+            cr_put_num(&b, o, "confidence", ev->confidence, CR_SCALE_CONF, 0.0, 1.0);
         break;
     case CR_EV_OFF_TABLE:
         cr_put_id(&b, o, "ball", ev->ball);

@@ -222,6 +222,12 @@ static void test_parse_contacts(void)
     CU_ASSERT_EQUAL(ev.type, CR_EV_POCKET);
     CU_ASSERT_EQUAL(ev.ball, 7);
     CU_ASSERT_EQUAL(ev.pocket, CR_POCKET_SIDE_RIGHT);
+    CU_ASSERT_DOUBLE_EQUAL(ev.confidence, 1.0, 1e-12);
+    CU_ASSERT_EQUAL_FATAL(parse("{\"type\":\"pocket\",\"t\":3,\"shot\":1,\"ball\":7,"
+                                "\"pocket\":\"side-right\",\"confidence\":0.75}",
+                                &ev, err),
+                          0);
+    CU_ASSERT_DOUBLE_EQUAL(ev.confidence, 0.75, 1e-12);
 
     CU_ASSERT_EQUAL_FATAL(parse("{\"type\":\"off_table\",\"t\":3,\"shot\":1,\"ball\":4}", &ev, err),
                           0);
@@ -708,6 +714,8 @@ static void test_round_trip_every_type(void)
     ev.shot = 7;
     ev.ball = 3;
     ev.pocket = CR_POCKET_HEAD_RIGHT;
+    check_round_trip(&ev);
+    ev.confidence = 0.75; /* a drop not seen */
     check_round_trip(&ev);
 
     cr_event_init(&ev, CR_EV_OFF_TABLE);

@@ -73,6 +73,14 @@ typedef struct {
                              * known to be the cue ball put down (its track had no number) */
     double t_appear, app_x, app_y;
     double t_lost;
+    /* a ball lost while moving on a course into a pocket (vanish()):
+     * that pocket (-1: none), when its course crosses the mouth, and the
+     * course (from (lc_x, lc_y) at lc_t, unit direction lc_u, speed lc_v,
+     * slowing by lc_dec) up to the mouth, lc_len mm */
+    int lost_pk;
+    double lost_tc;
+    double lc_t, lc_x, lc_y, lc_u[2], lc_v, lc_dec, lc_len;
+    double lc_seen;         /* when it was last seen again on that course */
     double t_gone;          /* when it was pocketed or left the table */
     double t_cush[CR_RAIL_COUNT]; /* last cushion contact reported per rail */
     double vn[CR_RAIL_COUNT];   /* fitted speed away from each nearby cushion, mm/s */
@@ -1407,6 +1415,135 @@ static double stop_time(cr_recon_t *rc, int i, long a, double *ts)
     return *ts;
 }
 
+/* The fastest a still rolling cue ball is struck again by the cue, mm/s:
+ * a player lines up on a ball in its last few centimetres (at about
+ * 0.1 m/s^2 of rolling resistance, 150 mm/s stops within 11 cm), not on
+ * one crossing the table. */
+#define RESTRIKE_MAX_MM_S 150.0
+
+/* The slowing of a ball rolling on cloth, at least (rolling resistance,
+ * mu ~ 0.01: about 0.1 m/s^2), mm/s^2: a lost ball's course is followed at
+ * the fitted rate where that is greater. */
+#define LOST_DEC_MIN 50.0
+/* How long a lost ball's course is waited on past the pocket mouth before
+ * it is taken to have dropped, s (the tracker may find it again). */
+#define LOST_WAIT_S 0.25
+/* Confidence of a pocket inferred from a lost ball's course (not seen to drop). */
+#define LOST_POCKET_CONF 0.75
+
+/* Follows a course from (x0, y0) along the unit direction (ux, uy) at speed
+ * v slowing by dec until it stops: the pocket whose mouth it goes through
+ * (*d: how far along), or -1 when it stops first, meets a cushion first or
+ * passes within 2R of a ball at rest (other than ball i). */
+static int course_pocket(const cr_recon_t *rc, int i, double x0, double y0, double ux, double uy, double v,
+                         double dec, double *d_out)
+{
+    double len = v * v / (2.0 * dec), d, step = 0.25 * rc->R;
+    int j, r;
+
+    for (d = step; d <= len; d += step) {
+        double x = x0 + ux * d, y = y0 + uy * d, nx, ny;
+        int rr, pk = near_pocket(rc, x, y, rc->R, &rr);
+        cr_point_t ja, jb;
+
+        for (j = 0; j < NB; j++)
+            if (j != i && rc->b[j].state == B_REST && dist2(x, y, rc->b[j].rx, rc->b[j].ry) < 2.0 * rc->R)
+                return -1;
+        if (pk < 0) {
+            for (r = 0; r < CR_RAIL_COUNT; r++)
+                if (rail_dist(rc, r, x, y) <= rc->R)
+                    return -1;
+            continue;
+        }
+        cr_table_pocket_mouth(&rc->tab, (cr_pocket_t)pk, &ja, &jb);
+        nx = -(jb.y - ja.y);
+        ny = jb.x - ja.x;
+        /* the mouth's normal, away from the table's centre */
+        if ((ja.x - rc->tab.length_mm / 2) * nx + (ja.y - rc->tab.width_mm / 2) * ny < 0) {
+            nx = -nx;
+            ny = -ny;
+        }
+        if ((x - ja.x) * nx + (y - ja.y) * ny < 0)
+            continue; /* not through the mouth yet */
+        *d_out = d;
+        return pk;
+    }
+    return -1;
+}
+
+/* Where a ball lost at tl (its last sighting) was going: straight on from
+ * there at its fitted velocity, slowing at its fitted rate (at least
+ * LOST_DEC_MIN), until it stops. Sets b->lost_pk to the pocket whose mouth
+ * the course crosses, with the course and the crossing time; -1 when the
+ * course leads nowhere known (course_pocket()) or when its direction is
+ * not known well enough: turned by three standard errors of the fitted
+ * direction either way, it must still go through the same mouth. */
+static void lost_course(cr_recon_t *rc, int i, double tl, double sigma)
+{
+    rball_t *b = &rc->b[i];
+    const seg_t *s = cur_seg(b);
+    double x0, y0, vx, vy, v, ux, uy, dec, span, dth, d = 0.0, dd;
+    int k, pk;
+
+    if (!s->rest && s->n < 4 && b->lost_pk >= 0 && s->t0 <= b->lc_seen + 0.5 * rc->dt)
+        return; /* seen again on its course for a moment since it was lost: that course */
+    b->lost_pk = -1;
+    if (s->rest || s->n < 4)
+        return;
+    span = tl - s->t0;
+    seg_eval(s, tl, &x0, &y0);
+    seg_vel(s, tl, &vx, &vy);
+    v = hypot(vx, vy);
+    if (v < 1e-6 || span <= 0.0)
+        return;
+    ux = vx / v;
+    uy = vy / v;
+    dec = fmin(fmax(-(s->a[0] * ux + s->a[1] * uy), LOST_DEC_MIN), rc->p.accel_max_mm_s2);
+    /* a line's slope from n samples over span: sigma * sqrt(12 / n) / span */
+    dth = 3.0 * sigma * sqrt(12.0 / s->n) / (v * span);
+    if (dth > 0.5)
+        return;
+    pk = course_pocket(rc, i, x0, y0, ux, uy, v, dec, &d);
+    for (k = -1; k <= 1 && pk >= 0; k += 2) {
+        double c = cos(k * dth), sn = sin(k * dth);
+
+        if (course_pocket(rc, i, x0, y0, c * ux - sn * uy, sn * ux + c * uy, v, dec, &dd) != pk)
+            return;
+    }
+    if (pk < 0)
+        return;
+    b->lost_pk = pk;
+    b->lost_tc = tl + (v - sqrt(fmax(v * v - 2.0 * dec * d, 0.0))) / dec;
+    b->lc_t = tl;
+    b->lc_x = x0;
+    b->lc_y = y0;
+    b->lc_u[0] = ux;
+    b->lc_u[1] = uy;
+    b->lc_v = v;
+    b->lc_dec = dec;
+    b->lc_len = d;
+}
+
+/* Whether another ball (with only = i: ball i itself) is seen at frame a
+ * where the lost ball i would be on its course (closer than two balls can
+ * be): the tracker picked it up under another track, or it struck that
+ * ball: its course is not known past it. */
+static bool lost_course_met(cr_recon_t *rc, int i, long a, int only)
+{
+    const rball_t *b = &rc->b[i];
+    const rframe_t *f = frm(rc, a);
+    double dtc = fmin(f->t - b->lc_t, (b->lost_tc - b->lc_t)), d, x, y;
+    int j;
+
+    d = fmin(b->lc_v * dtc - 0.5 * b->lc_dec * dtc * dtc, b->lc_len);
+    x = b->lc_x + b->lc_u[0] * d;
+    y = b->lc_y + b->lc_u[1] * d;
+    for (j = 0; j < NB; j++)
+        if ((only >= 0 ? j == only : j != i) && f->st[j] == OB_SEEN && dist2(f->x[j], f->y[j], x, y) < 2.0 * rc->R)
+            return true;
+    return false;
+}
+
 /* A moving ball that vanished at frame a (last seen before). */
 static void vanish(cr_recon_t *rc, int i, long a)
 {
@@ -1515,6 +1652,7 @@ static void vanish(cr_recon_t *rc, int i, long a)
     }
     b->state = B_LOST;
     b->t_lost = ta;
+    lost_course(rc, i, tl, frame_ok(rc, b->last_seen) ? sig(rc, frm(rc, b->last_seen)->s[i]) : sig(rc, NAN));
     (void)qx;
     (void)qy;
 }
@@ -2839,7 +2977,8 @@ static bool seen_before(cr_recon_t *rc, const change_t *c)
  * from 0.15 s (or 4 frames) before the change up to the frame analysed:
  * reach is two radii plus the wider of 20 mm and three sigmas of both
  * positions (a glancing contact the paths did not time, a fast ball seen
- * a frame before and after the contact). */static bool ball_came_near(cr_recon_t *rc, const change_t *c)
+ * a frame before and after the contact). */
+static bool ball_came_near(cr_recon_t *rc, const change_t *c)
 {
     const double t0 = c->t - fmax(0.15, 4.0 * rc->dt);
     const double sc = rc->b[c->ball].sig_run;
@@ -2965,12 +3104,19 @@ static void resolve_changes(cr_recon_t *rc)
         if (c->kind == CH_KINK) {
             if (explain_cushion(rc, c))
                 continue;
-            if (kink_sped_up(c) &&
-                !(c->ball != CR_BALL_CUE && ((rc->active && ball_came_near(rc, c)) || !seen_before(rc, c)))) {
-                /* sped up with nothing to explain it */
-                if (c->ball == CR_BALL_CUE)
+            /* sped up with nothing seen to explain it. Mid-shot with another
+             * ball within reach, that ball most likely hit it (a contact the
+             * paths could not time: one of them poorly seen). A cue ball
+             * struck again by the cue in its own shot was close to stopping
+             * (RESTRIKE_MAX_MM_S); one rolling faster was hit by a ball not
+             * seen: no stroke */
+            if (kink_sped_up(c) && !(rc->active && ball_came_near(rc, c))) {
+                double vx, vy;
+
+                seg_vel(&c->before, c->t, &vx, &vy);
+                if (c->ball == CR_BALL_CUE && (!rc->active || hypot(vx, vy) < RESTRIKE_MAX_MM_S))
                     emit_stroke(rc, c->t, true);
-                else
+                else if (c->ball != CR_BALL_CUE && seen_before(rc, c))
                     emit_simple(rc, CR_EV_DISTURBED, c->ball, c->t, c->x, c->y, rc->active ? rc->shot : -1);
             }
             c->done = true;
@@ -3288,6 +3434,13 @@ static void analyse(cr_recon_t *rc, long a)
             if (f->st[i] == OB_SEEN) {
                 seg_t m;
 
+                /* found again: on its course (kept should it be lost again
+                 * before it has a path of its own) or not */
+                if (b->lost_pk >= 0 && lost_course_met(rc, i, a, i))
+                    b->lc_seen = f->t;
+                else
+                    b->lost_pk = -1;
+
                 b->state = B_MOVING;
                 b->anchor = false;
                 b->seg_from = a;
@@ -3296,6 +3449,22 @@ static void analyse(cr_recon_t *rc, long a)
                 fit_ball(rc, i, a, a, &m);
                 m.t0 = f->t;
                 push_seg(b, &m);
+            } else if (b->lost_pk >= 0 && lost_course_met(rc, i, a, -1)) {
+                b->lost_pk = -1;
+            } else if (b->lost_pk >= 0 && f->t > b->lost_tc + LOST_WAIT_S) {
+                /* not seen again by the time its course took it through a
+                 * pocket's mouth and beyond: it dropped there (unseen) */
+                cr_event_t ev;
+
+                cr_event_init(&ev, CR_EV_POCKET);
+                ev.t = b->lost_tc;
+                ev.shot = rc->active ? rc->shot : -1;
+                ev.ball = i;
+                ev.pocket = (cr_pocket_t)b->lost_pk;
+                ev.confidence = LOST_POCKET_CONF;
+                queue_event(rc, &ev);
+                b->state = B_GONE;
+                b->t_gone = b->lost_tc;
             } else if (f->t - b->t_lost > 2.0) {
                 b->state = B_GONE;
             }

@@ -22,9 +22,14 @@
  * two standard errors, and no refinement is tried across a rack, another
  * contact of either ball or a stroke), a cushion when the
  * path reached R from a nose line or a jaw, else a stroke (the cue ball) or
- * a disturbed ball. A ball that vanishes on its way into a pocket mouth is
- * pocketed; over a cushion, off the table. A stroke's time is its cue ball's
- * path extrapolated back to its rest position.
+ * a disturbed ball (a cue ball that sped up mid-shot is a new stroke only
+ * when it was close to stopping and no ball came within reach). A ball that
+ * vanishes on its way into a pocket mouth is pocketed; over a cushion, off
+ * the table. One lost while rolling and never seen again is pocketed, with
+ * confidence below 1, when its course (straight on, slowing as measured)
+ * goes through a mouth before any cushion or resting ball, turned by three
+ * standard errors of its direction either way too. A stroke's time is its
+ * cue ball's path extrapolated back to its rest position.
  *
  * A ball never starts moving by itself during a shot. An onset (or a kink
  * that speeds a ball up) with no contact at its estimated time is traced

@@ -1170,6 +1170,36 @@ static void test_restrike_needs_a_slow_cue_ball(void)
     }
 }
 
+/* A slow cue ball (in at 80 or 110 mm/s) bounces off a cushion and creeps
+ * back a few centimetres, measured with a 1-1.5 mm sigma: its creep can look
+ * still for a moment and close the shot, but its going on is no new stroke
+ * (no player is down on the next shot a moment after the cue ball stopped). */
+static void test_creep_after_rest_is_no_stroke(void)
+{
+    const double yc = 1270.0 - 57.15 / 2.0, fps = 30.0, dec = 150.0, tc = 1.5;
+
+    for (int q = 0; q < 2; q++) {
+        const double vin = q ? 110.0 : 80.0, vout = 0.8 * vin, sig = q ? 1.5 : 1.0;
+        const double v0 = vin + dec * 1.0, d0 = v0 - 75.0, tw = vout / dec;
+        int strokes = 0;
+        rfix_t f;
+
+        rfix_open(&f, fps, 101);
+        for (int k = 0; k < (int)(4.0 * fps); k++) {
+            const double t = k / fps, u = fmin(fmax(t - (tc - 1.0), 0.0), 1.0), w = fmin(fmax(t - tc, 0.0), tw);
+            const double y = t <= tc ? yc - d0 + v0 * u - 75.0 * u * u : yc - (vout * w - 75.0 * w * w);
+
+            rfix_frame(&f, t, k);
+            rfix_ball(&f, 0, 0, 1200.0, y, 0.3, sig);
+            rfix_ball(&f, 9, 1, 2000.0, 200.0, 0.3, 0.5);
+            strokes += rfix_push(&f, false, CR_EV_STROKE, -1);
+        }
+        strokes += rfix_push(&f, true, CR_EV_STROKE, -1);
+        CU_ASSERT_EQUAL(strokes, 1);
+        rfix_close(&f);
+    }
+}
+
 /* The cue ball hits a ball whose track the tracker (wrongly) names the cue
  * ball too, while the real cue ball is on the table: the collision is the
  * cue ball and an unknown ball (-1), never the cue ball with itself. */
@@ -1291,6 +1321,7 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "a track lost by a pocket is no ball dropped", test_track_break_by_pocket) ||
         !CU_add_test(s, "a ball lost on its way into a pocket dropped there", test_lost_into_pocket) ||
         !CU_add_test(s, "a second stroke needs a cue ball close to stopping", test_restrike_needs_a_slow_cue_ball) ||
+        !CU_add_test(s, "a cue ball creeping on after a rest is no stroke", test_creep_after_rest_is_no_stroke) ||
         !CU_add_test(s, "two tracks named alike are not one ball", test_same_name_twice))
         return -1;
     return 0;

@@ -3061,9 +3061,11 @@ static void resolve_changes(cr_recon_t *rc)
 
         if (c->ball == CR_BALL_CUE && c->kind == CH_ONSET && !explain_collision(rc, c, false) &&
             !(rc->active && explain_late(rc, c))) {
-            /* a cue ball creeping on moments after it seemed to stop, in
-             * its shot, is no new stroke */
-            if (!(rc->active && c->creep))
+            /* a cue ball creeping on moments after it seemed to stop is no
+             * new stroke, in its shot or just after the rest that its
+             * seeming stop closed (no player is down on a new shot within
+             * resume_s of the cue ball stopping) */
+            if (!c->creep)
                 emit_stroke(rc, c->t, false);
             c->done = true;
         }

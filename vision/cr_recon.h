@@ -126,8 +126,9 @@ typedef struct {
                              * error) is marked, the rest is left to the referee's input */
     double resume_s;        /* a ball that starts again this soon after stopping, slowly
                              * (under 200 mm/s), the way it was going or with no cause found,
-                             * was still creeping: no event (no stroke for a cue ball in its
-                             * own shot, no disturbed ball) (0.5) */
+                             * was still creeping: no event (no stroke for a cue ball, in its
+                             * own shot or just after the rest its seeming stop closed; no
+                             * disturbed ball) (0.5) */
     double doubt_sigmas;    /* two first contacts closer than this many timing sigmas get a
                              * confidence below 1 (3) */
     double cause_window_s;  /* a ball never starts moving by itself during a shot: how far

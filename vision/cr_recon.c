@@ -927,6 +927,23 @@ static int near_pocket(const cr_recon_t *rc, double x, double y, double reach, i
     return best;
 }
 
+/* Whether (x, y) is through pocket p's mouth: on the far side of the line
+ * between its jaw points from the table's centre. */
+static bool past_mouth(const cr_recon_t *rc, int p, double x, double y)
+{
+    cr_point_t ja, jb;
+    double nx, ny;
+
+    cr_table_pocket_mouth(&rc->tab, (cr_pocket_t)p, &ja, &jb);
+    nx = -(jb.y - ja.y);
+    ny = jb.x - ja.x;
+    if ((ja.x - rc->tab.length_mm / 2) * nx + (ja.y - rc->tab.width_mm / 2) * ny < 0) {
+        nx = -nx;
+        ny = -ny;
+    }
+    return (x - ja.x) * nx + (y - ja.y) * ny >= 0;
+}
+
 /* First time in [t0, t1] where f(t) = |pa(t) - pb(t)| - d <= 0 for the two
  * segments; *frozen when it already is at t0. Returns NAN when never, with
  * *dmin the least distance found and *tmin its time. */
@@ -1442,9 +1459,8 @@ static int course_pocket(const cr_recon_t *rc, int i, double x0, double y0, doub
     int j, r;
 
     for (d = step; d <= len; d += step) {
-        double x = x0 + ux * d, y = y0 + uy * d, nx, ny;
-        int rr, pk = near_pocket(rc, x, y, rc->R, &rr);
-        cr_point_t ja, jb;
+        double x = x0 + ux * d, y = y0 + uy * d;
+        int pk = near_pocket(rc, x, y, rc->R, NULL);
 
         for (j = 0; j < NB; j++)
             if (j != i && rc->b[j].state == B_REST && dist2(x, y, rc->b[j].rx, rc->b[j].ry) < 2.0 * rc->R)
@@ -1455,16 +1471,8 @@ static int course_pocket(const cr_recon_t *rc, int i, double x0, double y0, doub
                     return -1;
             continue;
         }
-        cr_table_pocket_mouth(&rc->tab, (cr_pocket_t)pk, &ja, &jb);
-        nx = -(jb.y - ja.y);
-        ny = jb.x - ja.x;
-        /* the mouth's normal, away from the table's centre */
-        if ((ja.x - rc->tab.length_mm / 2) * nx + (ja.y - rc->tab.width_mm / 2) * ny < 0) {
-            nx = -nx;
-            ny = -ny;
-        }
-        if ((x - ja.x) * nx + (y - ja.y) * ny < 0)
-            continue; /* not through the mouth yet */
+        if (!past_mouth(rc, pk, x, y))
+            continue;
         *d_out = d;
         return pk;
     }
@@ -1595,26 +1603,14 @@ static void vanish(cr_recon_t *rc, int i, long a)
         }
     }
     if (p >= 0) {
-        cr_point_t ja, jb;
-        double nx, ny, ln, tc = NAN;
+        double tc = NAN;
         cr_event_t ev;
 
-        cr_table_pocket_mouth(&rc->tab, (cr_pocket_t)p, &ja, &jb);
-        nx = -(jb.y - ja.y);
-        ny = jb.x - ja.x;
-        ln = hypot(nx, ny);
-        nx /= ln;
-        ny /= ln;
-        /* normal pointing away from the table centre */
-        if ((ja.x - rc->tab.length_mm / 2) * nx + (ja.y - rc->tab.width_mm / 2) * ny < 0) {
-            nx = -nx;
-            ny = -ny;
-        }
         for (k = 0; k <= N; k++) {
             double t = tl + (t1 - tl) * k / N;
 
             seg_eval(s, t, &x, &y);
-            if ((x - ja.x) * nx + (y - ja.y) * ny >= 0) {
+            if (past_mouth(rc, p, x, y)) {
                 tc = t;
                 break;
             }

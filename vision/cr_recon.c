@@ -1438,9 +1438,10 @@ static double stop_time(cr_recon_t *rc, int i, long a, double *ts)
  * one crossing the table. */
 #define RESTRIKE_MAX_MM_S 150.0
 
-/* The slowing of a ball rolling on cloth, at least (rolling resistance,
- * mu ~ 0.01: about 0.1 m/s^2), mm/s^2: a lost ball's course is followed at
- * the fitted rate where that is greater. */
+/* The least slowing a lost ball's course is followed at, mm/s^2: half of
+ * rolling resistance on cloth (mu ~ 0.01: about 0.1 m/s^2), so a fitted
+ * rate near zero does not send it on for ever nor a lower bound cut it
+ * short; the fitted rate where that is greater. */
 #define LOST_DEC_MIN 50.0
 /* How long a lost ball's course is waited on past the pocket mouth before
  * it is taken to have dropped, s (the tracker may find it again). */
@@ -1532,11 +1533,11 @@ static void lost_course(cr_recon_t *rc, int i, double tl, double sigma)
     b->lc_len = d;
 }
 
-/* Whether another ball (with only = i: ball i itself) is seen at frame a
- * where the lost ball i would be on its course (closer than two balls can
- * be): the tracker picked it up under another track, or it struck that
- * ball: its course is not known past it. */
-static bool lost_course_met(cr_recon_t *rc, int i, long a, int only)
+/* Whether a ball is seen at frame a where the lost ball i would be on its
+ * course (closer than two balls can be). itself: ball i (found again on its
+ * course); else another ball (the tracker picked it up under another
+ * track, or it struck that ball: its course is not known past it). */
+static bool lost_course_met(cr_recon_t *rc, int i, long a, bool itself)
 {
     const rball_t *b = &rc->b[i];
     const rframe_t *f = frm(rc, a);
@@ -1547,7 +1548,7 @@ static bool lost_course_met(cr_recon_t *rc, int i, long a, int only)
     x = b->lc_x + b->lc_u[0] * d;
     y = b->lc_y + b->lc_u[1] * d;
     for (j = 0; j < NB; j++)
-        if ((only >= 0 ? j == only : j != i) && f->st[j] == OB_SEEN && dist2(f->x[j], f->y[j], x, y) < 2.0 * rc->R)
+        if ((j == i) == itself && f->st[j] == OB_SEEN && dist2(f->x[j], f->y[j], x, y) < 2.0 * rc->R)
             return true;
     return false;
 }
@@ -3434,7 +3435,7 @@ static void analyse(cr_recon_t *rc, long a)
 
                 /* found again: on its course (kept should it be lost again
                  * before it has a path of its own) or not */
-                if (b->lost_pk >= 0 && lost_course_met(rc, i, a, i))
+                if (b->lost_pk >= 0 && lost_course_met(rc, i, a, true))
                     b->lc_seen = f->t;
                 else
                     b->lost_pk = -1;
@@ -3447,7 +3448,7 @@ static void analyse(cr_recon_t *rc, long a)
                 fit_ball(rc, i, a, a, &m);
                 m.t0 = f->t;
                 push_seg(b, &m);
-            } else if (b->lost_pk >= 0 && lost_course_met(rc, i, a, -1)) {
+            } else if (b->lost_pk >= 0 && lost_course_met(rc, i, a, false)) {
                 b->lost_pk = -1;
             } else if (b->lost_pk >= 0 && f->t > b->lost_tc + LOST_WAIT_S) {
                 /* not seen again by the time its course took it through a

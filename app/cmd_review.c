@@ -636,6 +636,13 @@ static int review_run(const review_opts_t *o)
         if (watch_step(&rv, &fr, &img, t) != 0)
             goto done;
         t0 = now_s();
+        {
+            /* balls the tracker holds are looked for again where the
+             * detector's own search finds nothing near them */
+            cr_ball_hint_t hint[CR_VISION_MAX_DETECTIONS];
+
+            cr_detector_expect(rv.det, hint, cr_tracker_expect(rv.trk, t, hint, CR_VISION_MAX_DETECTIONS));
+        }
         if (cr_detector_run(rv.det, &img, rv.dets, CR_VISION_MAX_DETECTIONS, &n) != CR_OK) {
             cr_cli_error("review: detection failed on frame %llu", (unsigned long long)fr.index);
             goto done;

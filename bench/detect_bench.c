@@ -38,6 +38,11 @@
  * match ("dump f FRAME truth ID best ID p ... err MM dx dy uv U V r R"):
  * the id the detector's own probabilities favour, white share, colour
  * class, sigma_mm, the error and its table components, the image centre.
+ * BENCH_HINT=MM hints the detector (cr_detector_expect) before every frame
+ * with each ball's true place carried on from the last two frames, shifted
+ * MM in x, reach R: 0 is what a tracker that never errs would give (what
+ * looking again can add at most); 80 puts the hints on bare cloth beside
+ * the balls (what looking again makes up: phantoms).
  */
 #include <jansson.h>
 #include <math.h>
@@ -337,6 +342,23 @@ int main(int argc, char **argv)
         int nd = 0, f = (int)fr.index, used[CR_VISION_MAX_DETECTIONS] = {0};
         double t0 = bench_now_ms(), dt;
 
+        if (getenv("BENCH_HINT") && f >= 2) {
+            cr_ball_hint_t hs[16];
+            int nh = 0, id2;
+
+            for (id2 = 0; id2 < 16; id2++) {
+                const bench_truth_t *a1 = &truth[(f - 1) * 16 + id2], *a2 = &truth[(f - 2) * 16 + id2];
+
+                if (a1->visible < 0 || a2->visible < 0)
+                    continue;
+                hs[nh].x = 2 * a1->x - a2->x + atof(getenv("BENCH_HINT"));
+                hs[nh].y = 2 * a1->y - a2->y;
+                hs[nh].reach_mm = tab.ball_radius_mm;
+                hs[nh].tag = id2 + 1;
+                nh++;
+            }
+            cr_detector_expect(det, hs, nh);
+        }
         rc = cr_detector_run(det, &img, dets, CR_VISION_MAX_DETECTIONS, &nd);
         dt = bench_now_ms() - t0;
         if (rc != 0) {
@@ -417,8 +439,13 @@ int main(int argc, char **argv)
             else
                 n_fast++;
             if (bi < 0) {
-                if (getenv("BENCH_VERBOSE"))
-                    printf("missed frame %d id %d class %d at (%.1f, %.1f)\n", f, id, cls, b->x, b->y);
+                if (getenv("BENCH_VERBOSE")) {
+                    double pu = -1.0, pv = -1.0;
+
+                    cr_camera_project(&cam, b->x, b->y, tab.ball_radius_mm, &pu, &pv);
+                    printf("missed frame %d id %d class %d at (%.1f, %.1f) px (%.1f, %.1f)\n", f, id, cls, b->x, b->y,
+                           pu, pv);
+                }
                 continue;
             }
             used[bi] = 1;

@@ -103,6 +103,93 @@ static const cr_ball_obs_t *nearest(const cr_ball_frame_t *f, double x, double y
     return best;
 }
 
+/* Hints for the detector: where the tracker expects each confirmed ball in
+ * the next frame (a resting ball where it rests, reach half a radius; a
+ * rolling one ahead on its course, reach a radius), each with its own
+ * tag; a detection found for one hint goes to that track alone (never to
+ * another, never a new track). */
+static void test_expect_hints(void)
+{
+    cr_track_params_t p;
+    cr_table_t t;
+    cr_tracker_t *tr = NULL;
+    cr_ball_frame_t *f = malloc(sizeof(*f));
+    cr_ball_hint_t h[8];
+    const double fps = 30.0;
+    int n, k, i3 = -1, i1 = -1, hidden3 = 0, seen3 = 0, tracks = 0;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    cr_table_init(&t, 2540, 1270);
+    cr_track_params_defaults(&p);
+    p.delay_frames = 3;
+    p.confirm_hits = 3;
+    CU_ASSERT_EQUAL_FATAL(cr_tracker_create(&t, &p, &tr), CR_OK);
+    CU_ASSERT_EQUAL(cr_tracker_expect(NULL, 0.0, h, 8), 0);
+    CU_ASSERT_EQUAL(cr_tracker_expect(tr, 0.0, h, 8), 0); /* nothing tracked yet */
+    for (k = 0; k < 10; k++) {
+        cr_detection_t d[2] = {det_of(3, 500, 500, -1), det_of(1, 1000 + 600.0 * k / fps, 600, -1)};
+
+        CU_ASSERT_EQUAL(cr_tracker_push(tr, k / fps, (uint64_t)k, d, 2), CR_OK);
+        while (cr_tracker_pop(tr, f) == 1)
+            ;
+    }
+    n = cr_tracker_expect(tr, 10 / fps, h, 8);
+    CU_ASSERT_EQUAL_FATAL(n, 2);
+    CU_ASSERT_EQUAL(cr_tracker_expect(tr, 10 / fps, h, 1), 1); /* at most max */
+    n = cr_tracker_expect(tr, 10 / fps, h, 8);
+    for (k = 0; k < n; k++) {
+        if (hypot(h[k].x - 500, h[k].y - 500) < 1.0)
+            i3 = k;
+        if (hypot(h[k].x - (1000 + 600.0 * 10 / fps), h[k].y - 600) < 3.0)
+            i1 = k;
+    }
+    CU_ASSERT_FATAL(i3 >= 0 && i1 >= 0);
+    CU_ASSERT(fabs(h[i3].reach_mm - 0.5 * R_MM) < 1e-9);
+    CU_ASSERT(fabs(h[i1].reach_mm - R_MM) < 1e-9);
+    CU_ASSERT(h[i3].tag != 0 && h[i1].tag != 0 && h[i3].tag != h[i1].tag);
+    /* frames 10-11: the 3 is not seen by itself; a detection where it rests,
+     * looked for the 1, is not the 3's (nor a new ball) */
+    for (k = 10; k < 12; k++) {
+        cr_detection_t d[2] = {det_of(1, 1000 + 600.0 * k / fps, 600, -1), det_of(3, 500, 500, -1)};
+
+        d[1].hint_tag = h[i1].tag;
+        CU_ASSERT_EQUAL(cr_tracker_push(tr, k / fps, (uint64_t)k, d, 2), CR_OK);
+        while (cr_tracker_pop(tr, f) == 1)
+            ;
+    }
+    /* frames 12-15: found where the 3 was expected, for the 3 */
+    for (k = 12; k < 16; k++) {
+        cr_detection_t d[2] = {det_of(1, 1000 + 600.0 * k / fps, 600, -1), det_of(3, 500.5, 500, -1)};
+
+        n = cr_tracker_expect(tr, k / fps, h, 8);
+        for (i3 = 0; i3 < n && hypot(h[i3].x - 500, h[i3].y - 500) > 1.0; i3++)
+            ;
+        CU_ASSERT_FATAL(i3 < n);
+        d[1].hint_tag = h[i3].tag;
+        CU_ASSERT_EQUAL(cr_tracker_push(tr, k / fps, (uint64_t)k, d, 2), CR_OK);
+        if (k == 15)
+            cr_tracker_flush(tr);
+        while (cr_tracker_pop(tr, f) == 1) {
+            for (int b = 0; b < f->n; b++) {
+                const cr_ball_obs_t *o = &f->balls[b];
+
+                tracks = o->track > tracks ? o->track : tracks;
+                if (hypot(o->x - 500, o->y - 500) > 5.0)
+                    continue;
+                if (f->frame >= 10 && f->frame < 12)
+                    hidden3 += o->status == CR_BALL_HIDDEN;
+                if (f->frame >= 12)
+                    seen3 += o->status == CR_BALL_SEEN;
+            }
+        }
+    }
+    CU_ASSERT_EQUAL(hidden3, 2);
+    CU_ASSERT_EQUAL(seen3, 4);
+    CU_ASSERT_EQUAL(tracks, 1); /* tracks 0 and 1 only */
+    cr_tracker_destroy(tr);
+    free(f);
+}
+
 /* ------------------------------------------------- API and contract */
 
 static void test_params_and_errors(void)
@@ -783,6 +870,7 @@ int cr_test_register_track(void)
 
     if (!s || !CU_add_test(s, "params and errors", test_params_and_errors) ||
         !CU_add_test(s, "occlusion holds identity", test_occlusion_holds_identity) ||
+        !CU_add_test(s, "hints: where each ball is expected, and for it alone", test_expect_hints) ||
         !CU_add_test(s, "pocketed ball is GONE", test_pocketed_ball_gone) ||
         !CU_add_test(s, "stripe looking solid keeps its id", test_stripe_looking_solid) ||
         !CU_add_test(s, "-1 for a ball never identifiable", test_unidentifiable_is_minus_one) ||

@@ -18,6 +18,13 @@
 #define CR_DET_BLOCK 8         /* coarse samples per background block side */
 
 #define CR_DET_MAX_ROIS 512   /* regions of interest remembered per frame */
+/* Looking again where the tracker expects a ball (cr_detector_expect): edges
+ * down to this share of the foreground threshold count (the search's is
+ * 0.35; a ball of the cloth's colour in dim light has an outline of a few
+ * levels), and a Hough peak needs this share of a full outline's votes (the
+ * search's: min_votes). The fit must still score min_score. */
+#define CR_DET_LOOK_EDGE 0.2
+#define CR_DET_LOOK_VOTES 0.4
 
 /* A region of interest, half-res pixels [x0, x1) x [y0, y1). */
 typedef struct {
@@ -72,6 +79,9 @@ struct cr_detector {
     uint8_t *prev_quiet; /* per last detection: nothing under it changed (this frame) */
     cr_det_roi_t *rois; /* this frame's regions of interest */
     cr_detect_profile_t prof;
+    cr_ball_hint_t hint[CR_VISION_MAX_DETECTIONS]; /* balls expected in the next frame */
+    int n_hint;
+    int looking; /* 1 while looking at a hint: fainter edges count */
 };
 
 /* ---- small helpers --------------------------------------------------------------- */
@@ -417,6 +427,7 @@ void cr_detector_reset(cr_detector_t *d)
         d->white_n = 0;
         d->white_ready = 0;
         d->edge_n = 0;
+        d->n_hint = 0;
     }
 }
 
@@ -614,7 +625,7 @@ static void cr_det_hough_roi(cr_detector_t *d, const cr_yuv_image_t *img, int x0
     if (rw < 5 || rhh < 5)
         return;
     rh = 0.5 * cr_det_radius_at(d, x0 + x1, y0 + y1); /* ROI centre in full-res = 2 * half-res centre */
-    t_edge = 0.35 * d->t_fg;
+    t_edge = (d->looking ? CR_DET_LOOK_EDGE : 0.35) * d->t_fg;
     /* half-res luma */
     for (j = y0; j < y1; j++) {
         const uint8_t *r0 = img->y + (size_t)(2 * j) * img->stride_y;
@@ -682,7 +693,7 @@ static void cr_det_hough_roi(cr_detector_t *d, const cr_yuv_image_t *img, int x0
             }
         }
     /* 3x3 sums (into mag), then peaks: maxima of the sums within nr */
-    thr = d->p.min_votes * 2.0 * CR_DET_PI * rh;
+    thr = (d->looking ? CR_DET_LOOK_VOTES : d->p.min_votes) * 2.0 * CR_DET_PI * rh;
     for (j = y0 + 1; j < y1 - 1; j++) {
         const float *q = d->acc + (size_t)j * hw;
         float *o = d->mag + (size_t)j * hw;
@@ -855,7 +866,11 @@ static double cr_det_lobe(const cr_detector_t *d, const cr_yuv_image_t *img, con
         float q[3] = {(float)prof[ii][0], (float)prof[ii][1], (float)prof[ii][2]};
         const float *bgi = cr_det_bg_at(d, sk[0] + (-w_in + ii * step) * nk[0], sk[1] + (-w_in + ii * step) * nk[1]);
 
-        if (cr_det_is_cloth(d, q, bgi))
+        /* (not when looking where the tracker expects a ball: one of the
+         * cloth's colour is cloth-like inside its outline too, and the
+         * hint, the known radius and the outline's agreement are the
+         * evidence) */
+        if (!d->looking && cr_det_is_cloth(d, q, bgi))
             return 0.3 * (*cloth ? 1.0 : d->p.contact_weight);
     }
     return *cloth ? 1.0 : d->p.contact_weight;
@@ -866,7 +881,7 @@ static double cr_det_lobe(const cr_detector_t *d, const cr_yuv_image_t *img, con
 static void cr_det_rays(const cr_detector_t *d, const cr_yuv_image_t *img, double s[][2], double n[][2],
                         double w_in, double w_out, cr_det_rays_t *rs)
 {
-    const double step = 0.5, t_edge = 0.35 * d->t_fg;
+    const double step = 0.5, t_edge = (d->looking ? CR_DET_LOOK_EDGE : 0.35) * d->t_fg;
     double prof[CR_DET_PROFILE_MAX][3], gm[CR_DET_PROFILE_MAX];
     int k, h, np = (int)floor((w_in + w_out) / step) + 1;
 
@@ -1566,7 +1581,7 @@ static bool cr_det_refine(cr_detector_t *d, const cr_yuv_image_t *img, const cr_
         }
     }
     /* the edge offset, learned from sharp, nearly complete outlines */
-    if (sup >= 0.85 && hypot(bx, by) < 0.25 * r_px && n_in >= CR_DET_RAYS * 3 / 4) {
+    if (!d->looking && sup >= 0.85 && hypot(bx, by) < 0.25 * r_px && n_in >= CR_DET_RAYS * 3 / 4) {
         d->edge_off = d->edge_n ? d->edge_off + (dl_free - d->edge_off) / (d->edge_n < 100 ? d->edge_n + 1 : 100)
                                 : dl_free;
         d->edge_n++;
@@ -1693,6 +1708,87 @@ static void cr_det_keep(cr_detector_t *d, const cr_yuv_image_t *img, const cr_de
     d->dets[nd] = *o;
     if (d->white_ready == 2 || (d->white_n <= 5 && o->colour_p[CR_COLOUR_WHITE] > 0.5f))
         cr_det_identify(d, img, &d->dets[nd]);
+}
+
+/* Looks again, with fainter edges, at every hint no detection is near (a
+ * ball the tracker holds that this frame's search did not find): a Hough
+ * for the known radius over the hint's reach, then the usual fit. */
+static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
+{
+    const double R = d->tab.ball_radius_mm;
+    const int n_cand = d->n_cand; /* the search's, for the profile */
+    int h, a, b;
+
+    for (h = 0; h < d->n_hint && nd < 2 * CR_VISION_MAX_DETECTIONS; h++) {
+        const cr_ball_hint_t *ht = &d->hint[h];
+        double u, v, rp, reach_px;
+        int x0, y0, x1, y1, pad, found = 0;
+        cr_detection_t det;
+
+        for (a = 0; a < nd; a++)
+            if (hypot(d->dets[a].x - ht->x, d->dets[a].y - ht->y) < ht->reach_mm)
+                break;
+        if (a < nd || !cr_camera_project(&d->cam, ht->x, ht->y, R, &u, &v))
+            continue;
+        rp = cr_det_radius_at(d, u, v);
+        reach_px = ht->reach_mm * rp / R;
+        pad = (int)ceil(0.5 * (reach_px + rp)) + 3;
+        x0 = (int)floor(0.5 * u) - pad, y0 = (int)floor(0.5 * v) - pad;
+        x1 = (int)ceil(0.5 * u) + pad + 1, y1 = (int)ceil(0.5 * v) + pad + 1;
+        x0 = x0 < 0 ? 0 : x0;
+        y0 = y0 < 0 ? 0 : y0;
+        x1 = x1 > d->hw ? d->hw : x1;
+        y1 = y1 > d->hh ? d->hh : y1;
+        d->looking = 1;
+        d->n_cand = 0;
+        d->cap_cand = 8;
+        cr_det_hough_roi(d, img, x0, y0, x1, y1);
+        for (a = 1; a < d->n_cand; a++) {
+            cr_det_cand_t c = d->cand[a];
+
+            for (b = a - 1; b >= 0 && d->cand[b].score < c.score; b--)
+                d->cand[b + 1] = d->cand[b];
+            d->cand[b + 1] = c;
+        }
+        for (a = 0; a < d->n_cand && !found; a++) {
+            if (hypot(d->cand[a].u - u, d->cand[a].v - v) > reach_px + 0.5 * rp)
+                continue;
+            /* a streak where a faint ball was expected is some other
+             * ball passing */
+            if (!cr_det_refine(d, img, &d->cand[a], &det) || det.score < d->p.min_score || det.blur_dx != 0.0 ||
+                det.blur_dy != 0.0)
+                continue;
+            if (hypot(det.x - ht->x, det.y - ht->y) > ht->reach_mm)
+                continue;
+            /* two balls' centres are never closer than 2 R: a fit
+             * overlapping a ball found is (part of) that ball, or the
+             * edges between two (a rack) */
+            for (b = 0; b < nd; b++)
+                if (d->dets[b].score >= d->p.min_score && hypot(det.x - d->dets[b].x, det.y - d->dets[b].y) < 1.8 * R)
+                    break;
+            found = b == nd;
+        }
+        d->looking = 0;
+        if (found) {
+            cr_det_identify(d, img, &det);
+            det.hint_tag = ht->tag;
+            d->reuse[nd] = 0;
+            d->dets[nd++] = det;
+        }
+    }
+    d->n_hint = 0;
+    d->n_cand = n_cand;
+    return nd;
+}
+
+int cr_detector_expect(cr_detector_t *d, const cr_ball_hint_t *h, int n)
+{
+    if (!d || n < 0 || (n > 0 && !h))
+        return CR_ERR_INVALID;
+    d->n_hint = n < CR_VISION_MAX_DETECTIONS ? n : CR_VISION_MAX_DETECTIONS;
+    if (d->n_hint > 0)
+        memcpy(d->hint, h, (size_t)d->n_hint * sizeof *h);
+    return CR_OK;
 }
 
 int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t *out, int max, int *n)
@@ -1915,6 +2011,7 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
             nd--;
             i--;
         }
+    nd = cr_det_look_hints(d, img, nd);
     nd = cr_det_merge_streaks(d, img, d->dets, d->reuse, nd);
     /* best score first (insertion sort: few, and no allocation) */
     for (i = 1; i < nd; i++) {

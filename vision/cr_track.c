@@ -1543,6 +1543,9 @@ int cr_tracker_push(cr_tracker_t *tr, double t_s, uint64_t frame, const cr_detec
             sc = log(pd) + ll - log((1 - pd) * lam) + tr->p.appearance_weight * appearance_llr(tr, k, &tr->det[j]);
             if (k->status == CR_BALL_GONE)
                 sc -= 3.0;
+            /* a ball looked for where this track should be is for it alone */
+            if (tr->det[j].hint_tag && tr->det[j].hint_tag != rows[i] + 1)
+                gated = true;
             a[i * m + j] = (gated || sc <= 0) ? BIG : -sc;
         }
         for (int j = 0; j < nt; j++)
@@ -1629,7 +1632,7 @@ int cr_tracker_push(cr_tracker_t *tr, double t_s, uint64_t frame, const cr_detec
         for (int j = 0; j < nd; j++) {
             int s;
 
-            if (used[j] || tr->dup[j] || count_live(tr) >= TRK_LIVE)
+            if (used[j] || tr->dup[j] || tr->det[j].hint_tag || count_live(tr) >= TRK_LIVE)
                 continue;
             s = slot_new(tr);
             if (s < 0)
@@ -1699,6 +1702,39 @@ int cr_tracker_push(cr_tracker_t *tr, double t_s, uint64_t frame, const cr_detec
     assign_ids(tr);
     tr->cpu_s += cpu_now() - c0;
     return CR_OK;
+}
+
+int cr_tracker_expect(const cr_tracker_t *tr, double t_s, cr_ball_hint_t *out, int max)
+{
+    const double R = tr ? tr->table.ball_radius_mm : 0.0;
+    int n = 0;
+
+    if (!tr || !out || max <= 0)
+        return 0;
+    for (int s = 0; s < TRK_SLOTS && n < max; s++) {
+        const trk_t *k = &tr->trk[s];
+        double px, py, reach = R;
+
+        if (k->state != SLOT_LIVE || k->status == CR_BALL_GONE)
+            continue;
+        if (k->status == CR_BALL_HIDDEN && !k->moving_at_loss) {
+            /* held where it rested: it is there or it was struck (and is
+             * then found by the search, or lost) */
+            px = k->zx, py = k->zy;
+            reach = 0.5 * R;
+        } else {
+            double sp = hypot(k->vx, k->vy);
+
+            predict(tr, k, t_s, &px, &py);
+            if (k->status == CR_BALL_HIDDEN)
+                reach = fmin(R + 0.1 * sp * (t_s - k->t_seen), 2.0 * R);
+            else if (sp < 50.0)
+                reach = 0.5 * R;
+        }
+        out[n].x = px, out[n].y = py, out[n].reach_mm = reach, out[n].tag = s + 1;
+        n++;
+    }
+    return n;
 }
 
 void cr_tracker_flush(cr_tracker_t *tr)

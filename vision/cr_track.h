@@ -24,7 +24,10 @@
  *    cushion or another ball's path within 2R plus both uncertainties);
  *    otherwise it is 200 times less likely.
  *    A detection with a better one closer than R may continue a track but
- *    never starts one (two balls' centres are never closer than 2R).
+ *    never starts one (two balls' centres are never closer than 2R). A
+ *    detection the detector found looking where this tracker expected a
+ *    ball (hint_tag, from cr_tracker_expect()) may continue that ball's
+ *    track only, and never starts one.
  *  - tracks start tentative and are output only once confirmed
  *    (confirm_hits detections); tentative tracks that miss die silently
  *    (phantoms).
@@ -170,6 +173,16 @@ void cr_tracker_flush(cr_tracker_t *tr);
  * none is ready. Frames come out in order, each exactly once. Balls are in
  * increasing track number; an id appears at most once per frame. */
 int cr_tracker_pop(cr_tracker_t *tr, cr_ball_frame_t *out);
+
+/* Where the tracker expects its balls at media time t_s (the next frame's,
+ * after the last push): every confirmed ball that is not GONE, predicted
+ * from its state (rolling, bounced off the cushions) or held where it was
+ * last seen, and how far from there it may be (a radius, more for a ball
+ * lost while rolling, as its prediction ages; at most two radii). At most
+ * max into out; returns their count. For cr_detector_expect(): a ball the
+ * detector's own search misses (a ball of the cloth's colour, faint in
+ * dim light) is looked for again where it should be. */
+int cr_tracker_expect(const cr_tracker_t *tr, double t_s, cr_ball_hint_t *out, int max);
 
 /* Timing: CPU seconds spent in push and pop so far, and frames pushed. */
 void cr_tracker_stats(const cr_tracker_t *tr, double *cpu_s, uint64_t *frames);

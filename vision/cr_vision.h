@@ -71,7 +71,18 @@ typedef struct {
     float colour_p[CR_COLOUR_COUNT]; /* colour class probabilities (sum 1) */
     float white_frac;  /* share of the seen disc that is white (stripe evidence) */
     float id_p[CR_VISION_MAX_BALLS]; /* this frame alone: probability of each id 0..15 */
+    int hint_tag;      /* 0: found by the detector's own search; else the tag of the
+                          hint (cr_ball_hint_t) it was looked for at, and only for */
 } cr_detection_t;
+
+/* A ball the tracker expects to see in the next frame (a hint for the
+ * detector): table mm, how far from there it may be, and the tracker's tag
+ * (not 0) for the ball, copied into what is found there. */
+typedef struct {
+    double x, y;
+    double reach_mm;
+    int tag;
+} cr_ball_hint_t;
 
 /* Where a tracked ball is. */
 typedef enum {

@@ -1262,6 +1262,59 @@ static void test_same_name_twice(void)
 }
 
 /* Bad arguments and still balls: nothing invented. */
+/* At 30 fps, a cue ball cut off an object ball that rests a centimetre or
+ * so from a cushion reaches the cushion itself 0.3 to 2.3 frames after the
+ * collision: its path turns twice within a few samples, and the sample
+ * nearest the cushion lies 5-17 mm beyond contact distance (it used to be
+ * missed: over contact_tol from it). Its contact must be found, on that
+ * rail, within a frame, and no other cushion of the cue ball. */
+static void test_cushion_just_after_a_collision(void)
+{
+    static rcase_t c;
+    static const struct {
+        double gap, off, speed; /* the 1's gap to contact distance, the cue ball's offset, mm/s */
+    } cases[3] = {{14.0, 8.0, 980.0}, {6.0, -8.0, 1000.0}, {16.0, -8.0, 1050.0}};
+    const double ang = -65.0 * 3.14159265358979323846 / 180.0;
+
+    for (int q = 0; q < 3; q++) {
+        setup_t s;
+        const cr_event_t *tk = NULL, *tc;
+        int found = 0, extra = 0;
+
+        memset(&s, 0, sizeof(s));
+        s.fps = 30.0;
+        s.balls[1] = (cr_ball_pos_t){1, 1126.7, 28.575 + cases[q].gap};
+        s.balls[0] = (cr_ball_pos_t){0, 1047.6 - 300.0 * cos(ang) + cases[q].off, 101.6 - 300.0 * sin(ang)};
+        s.n = 2;
+        s.speed = cases[q].speed;
+        s.heading_deg = -65.0;
+        s.seed = 105 + (uint64_t)q;
+        CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+        tc = first_cue_contact(c.truth, c.nt, NULL);
+        tk = find(c.truth, c.nt, CR_EV_CUSHION, 0, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(tc);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(tk);
+        CU_ASSERT(tk->t - tc->t < 2.5 / s.fps); /* the set-up: the cushion soon after */
+        for (int j = 0; j < c.ng; j++) {
+            bool match = false;
+
+            if (c.got[j].type != CR_EV_CUSHION || c.got[j].ball != 0)
+                continue;
+            for (int k = 0; k < c.nt; k++)
+                if (c.truth[k].type == CR_EV_CUSHION && c.truth[k].ball == 0 && c.truth[k].rail == c.got[j].rail &&
+                    fabs(c.got[j].t - c.truth[k].t) <= 1.0 / s.fps)
+                    match = true;
+            found += match && c.got[j].rail == tk->rail && fabs(c.got[j].t - tk->t) <= 1.0 / s.fps;
+            extra += !match;
+        }
+        CU_ASSERT_EQUAL(found, 1);
+        CU_ASSERT_EQUAL(extra, 0);
+        if (found != 1 || extra)
+            printf("\n  case %d: the cue ball's cushion at %.3f found %d times, %d cushions not in the truth", q,
+                   tk->t, found, extra);
+    }
+}
+
 static void test_api(void)
 {
     cr_table_t tab;
@@ -1304,6 +1357,7 @@ int cr_test_register_recon(void)
 
     if (!s || !CU_add_test(s, "api", test_api) || !CU_add_test(s, "straight pot 60/30 fps", test_straight_pot) ||
         !CU_add_test(s, "cut into a cushion", test_cut_cushion) ||
+        !CU_add_test(s, "a cushion just after a collision (30 fps)", test_cushion_just_after_a_collision) ||
         !CU_add_test(s, "close first contact", test_close_first_contact) || !CU_add_test(s, "scratch", test_scratch) ||
         !CU_add_test(s, "off the table", test_off_table) ||
         !CU_add_test(s, "disturbed between shots", test_disturbed_between_shots) ||

@@ -89,6 +89,9 @@ typedef struct {
      * farthest and nearest distance to its nose line seen (raw samples) */
     bool rw_on[CR_RAIL_COUNT];
     double rw_max[CR_RAIL_COUNT], rw_min[CR_RAIL_COUNT], rw_tmin[CR_RAIL_COUNT];
+    double rw_last[CR_RAIL_COUNT]; /* the last sample's distance */
+    double rw_gap[CR_RAIL_COUNT];  /* the steps into and out of the nearest sample: it may lie
+                                    * that far beyond R and still bracket a contact */
 } rball_t;
 
 typedef struct {
@@ -1867,7 +1870,9 @@ static void graze_cushions(cr_recon_t *rc, int i, long a)
 /* A cushion contact from the distance to the nose line alone: a ball's
  * normal velocity reverses only at distance R from it (nothing else pushes
  * a ball away from a cushion it is touching). When the distance came down
- * to within R + contact_tol and then clearly (4 sigma) went up again, after
+ * to within R + contact_tol (plus the larger of the steps into and out of
+ * the nearest sample: the turn lies between it and a neighbour, up to a
+ * frame's travel away) and then clearly (4 sigma) went up again, after
  * it had clearly come down, and the V fit (rail_contact_time) is
  * significant, the ball touched the cushion. This sees shallow and slow
  * contacts that bend the path too little for a kink. */
@@ -1890,19 +1895,29 @@ static void rail_watch(cr_recon_t *rc, int i, long a)
         }
         if (!b->rw_on[r]) {
             b->rw_on[r] = true;
-            b->rw_max[r] = b->rw_min[r] = d;
+            b->rw_max[r] = b->rw_min[r] = b->rw_last[r] = d;
+            b->rw_gap[r] = 0.0;
             b->rw_tmin[r] = f->t;
             continue;
         }
         if (d < b->rw_min[r]) {
-            b->rw_min[r] = d;
+            b->rw_gap[r] = b->rw_last[r] - d;
+            b->rw_min[r] = b->rw_last[r] = d;
             b->rw_tmin[r] = f->t;
             continue;
         }
-        if (b->rw_min[r] > rc->R + rc->p.contact_tol_mm || b->rw_max[r] - b->rw_min[r] < m || d - b->rw_min[r] < m) {
+        /* the contact lies between the nearest sample and one of its
+         * neighbours: at 30 fps a ball turning at 0.5 m/s is seen up to
+         * 17 mm from it (the V fit then says whether it turned at R) */
+        if (b->rw_last[r] == b->rw_min[r])
+            b->rw_gap[r] = fmax(b->rw_gap[r], d - b->rw_min[r]);
+        b->rw_last[r] = d;
+        if (b->rw_min[r] > rc->R + rc->p.contact_tol_mm + b->rw_gap[r] || b->rw_max[r] - b->rw_min[r] < m ||
+            d - b->rw_min[r] < m) {
             if (d > b->rw_max[r] && b->rw_min[r] >= b->rw_max[r] - m) {
                 b->rw_max[r] = d; /* not come near yet: moving away */
                 b->rw_min[r] = d;
+                b->rw_gap[r] = 0.0;
                 b->rw_tmin[r] = f->t;
             }
             continue;
@@ -1919,6 +1934,7 @@ static void rail_watch(cr_recon_t *rc, int i, long a)
                 ball_pos_at(rc, i, tc, &x, &y);
                 emit_cushion(rc, i, (cr_rail_t)r, tc, x, y);
                 b->rw_max[r] = b->rw_min[r] = d;
+                b->rw_gap[r] = 0.0;
                 b->rw_tmin[r] = f->t;
             }
         }

@@ -45,8 +45,10 @@
  * hand (its rest is the sigma-weighted mean of its samples there).
  *
  * Cushions, beyond the kinks: the normal velocity reverses only at distance
- * R from the nose line, so a ball whose distance to it came down to R and
- * clearly rose again touched it (shallow and slow contacts); the time is
+ * R from the nose line, so a ball whose distance to it came down to R (its
+ * nearest sample may lie up to a frame's travel beyond: at 30 fps a turn
+ * right after a collision is seen 5-17 mm off) and clearly rose again
+ * touched it (shallow and slow contacts, a turn hidden in a kink); the time is
  * where a V (the paths before and after, as distance against time) fitted
  * to the samples meets R (samples from where the ball's motion into the
  * cushion began: not the path before a collision just before it), and the

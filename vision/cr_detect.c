@@ -63,6 +63,8 @@ struct cr_detector {
     int n_cand, cap_cand;
     cr_detection_t *dets; /* CR_VISION_MAX_DETECTIONS * 2 working detections */
     int have_bg;
+    int bg_pending;  /* the last frame's background update is still to be made (it is made
+                      * cell by cell in the next frame's sampling sweep: one pass, not two) */
     double noise;    /* colour distance noise sigma, levels */
     double t_fg;     /* foreground threshold, levels */
     double white_ratio; /* learned: white ball top brightness / local cloth luma */
@@ -428,6 +430,7 @@ void cr_detector_reset(cr_detector_t *d)
         d->white_ready = 0;
         d->edge_n = 0;
         d->n_hint = 0;
+        d->bg_pending = 0;
     }
 }
 
@@ -587,28 +590,24 @@ static void cr_det_learn_bg(cr_detector_t *d)
     d->have_bg = 1;
 }
 
-/* After detection: refresh the background where no ball is. */
-static void cr_det_update_bg(cr_detector_t *d)
+/* After detection: refresh the background of coarse cell k (in the
+ * search region) where no ball is, from that frame's sample, foreground
+ * and coverage. */
+static inline void cr_det_update_bg_cell(cr_detector_t *d, size_t k)
 {
-    size_t k, ng = (size_t)d->gw * d->gh;
+    float *b = d->bg + 3 * k;
+    const float *o = d->obs + 3 * k;
+    int c;
 
-    for (k = 0; k < ng; k++) {
-        float *b = d->bg + 3 * k;
-        const float *o = d->obs + 3 * k;
-        int c;
-
-        if (!d->gmask[k])
-            continue;
-        if (d->covered[k]) {
-            d->age[k] = 0;
-        } else if (!d->fg[k]) {
-            for (c = 0; c < 3; c++)
-                b[c] += 0.125f * (o[c] - b[c]);
-            d->age[k] = 0;
-        } else if (++d->age[k] >= d->p.bg_absorb_frames || d->age[k] == 255) {
-            memcpy(b, o, 3 * sizeof(float));
-            d->age[k] = 0;
-        }
+    if (d->covered[k]) {
+        d->age[k] = 0;
+    } else if (!d->fg[k]) {
+        for (c = 0; c < 3; c++)
+            b[c] += 0.125f * (o[c] - b[c]);
+        d->age[k] = 0;
+    } else if (++d->age[k] >= d->p.bg_absorb_frames || d->age[k] == 255) {
+        memcpy(b, o, 3 * sizeof(float));
+        d->age[k] = 0;
     }
 }
 
@@ -1807,30 +1806,45 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
     *n = 0;
     t0 = cr_det_now_ms();
     ng = (size_t)gw * gh;
-    /* 1. coarse samples and foreground */
+    /* 1. coarse samples and foreground, in one sweep over the grid with the
+     * last frame's background update (cell by cell, before its new sample) */
+    first = !d->have_bg;
+    if (first) {
+        for (gj = 0; gj < gh; gj++)
+            for (gi = 0; gi < gw; gi++) {
+                k = (size_t)gj * gw + gi;
+                if (d->gmask[k])
+                    cr_det_sample(d, img, gi, gj, d->obs + 3 * k);
+            }
+        cr_det_learn_bg(d);
+    }
+    t_fg2 = (float)(d->t_fg * d->t_fg);
     for (gj = 0; gj < gh; gj++)
         for (gi = 0; gi < gw; gi++) {
+            const float *o, *b;
+            float e0, e1, e2;
+
             k = (size_t)gj * gw + gi;
-            if (d->gmask[k])
+            if (!d->gmask[k]) {
+                d->fg[k] = d->seen[k] = d->covered[k] = 0;
+                continue;
+            }
+            if (d->bg_pending)
+                cr_det_update_bg_cell(d, k);
+            if (!first)
                 cr_det_sample(d, img, gi, gj, d->obs + 3 * k);
+            o = d->obs + 3 * k, b = d->bg + 3 * k;
+            e0 = o[0] - b[0], e1 = o[1] - b[1], e2 = o[2] - b[2];
+            d->fg[k] = e0 * e0 + e1 * e1 + e2 * e2 > t_fg2;
+            d->seen[k] = 0;
+            d->covered[k] = 0;
         }
-    first = !d->have_bg;
-    if (first)
-        cr_det_learn_bg(d);
-    t_fg2 = (float)(d->t_fg * d->t_fg);
+    d->bg_pending = 0;
     d->cap_cand = first ? 4 * d->p.max_candidates : d->p.max_candidates;
     t_change2 = d->p.change_sigmas * d->noise;
     if (t_change2 < 2.0)
         t_change2 = 2.0;
     t_change2 *= t_change2;
-    for (k = 0; k < ng; k++) {
-        const float *o = d->obs + 3 * k, *b = d->bg + 3 * k;
-        float e0 = o[0] - b[0], e1 = o[1] - b[1], e2 = o[2] - b[2];
-
-        d->fg[k] = d->gmask[k] && e0 * e0 + e1 * e1 + e2 * e2 > t_fg2;
-        d->seen[k] = 0;
-        d->covered[k] = 0;
-    }
     d->n_cand = 0;
     memset(d->prev_dead, 0, (size_t)d->n_prev);
     /* before any reference is refreshed this frame (regions overlap) */
@@ -2044,7 +2058,7 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
             if (d->fg[k] && !d->covered[k])
                 memcpy(d->bg + 3 * k, d->obs + 3 * k, 3 * sizeof(float));
     } else {
-        cr_det_update_bg(d);
+        d->bg_pending = 1; /* made in the next frame's sweep */
     }
     for (i = 0; i < nd && *n < max; i++)
         if (d->dets[i].score >= d->p.min_score)

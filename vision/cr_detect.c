@@ -618,13 +618,14 @@ static void cr_det_hough_roi(cr_detector_t *d, const cr_yuv_image_t *img, int x0
 {
     const int hw = d->hw;
     const double g = d->p.chroma_gain;
-    double rh, t_edge, thr;
+    double rh, t_edge, t_edge2, thr;
     int i, j, rw = x1 - x0, rhh = y1 - y0;
 
     if (rw < 5 || rhh < 5)
         return;
     rh = 0.5 * cr_det_radius_at(d, x0 + x1, y0 + y1); /* ROI centre in full-res = 2 * half-res centre */
     t_edge = (d->looking ? CR_DET_LOOK_EDGE : 0.35) * d->t_fg;
+    t_edge2 = t_edge * t_edge;
     /* half-res luma */
     for (j = y0; j < y1; j++) {
         const uint8_t *r0 = img->y + (size_t)(2 * j) * img->stride_y;
@@ -660,6 +661,10 @@ static void cr_det_hough_roi(cr_detector_t *d, const cr_yuv_image_t *img, int x0
             gx = g * (vm[1] + 2 * v0[1] + vp[1] - vm[-1] - 2 * v0[-1] - vp[-1]) * 0.125;
             gy = g * (vp[-1] + 2 * vp[0] + vp[1] - vm[-1] - 2 * vm[0] - vm[1]) * 0.125;
             a += gx * gx, b += gx * gy, c += gy * gy;
+            /* the larger eigenvalue is at most the trace: most of the cloth
+             * is below the edge threshold without a square root */
+            if (a + c < t_edge2)
+                continue;
             l1 = 0.5 * (a + c) + sqrt(0.25 * (a - c) * (a - c) + b * b);
             m = sqrt(l1);
             if (m < t_edge)
@@ -669,7 +674,7 @@ static void cr_det_hough_roi(cr_detector_t *d, const cr_yuv_image_t *img, int x0
                 ex = l1 - c, ey = b;
             else
                 ex = b, ey = l1 - a;
-            el = hypot(ex, ey);
+            el = sqrt(ex * ex + ey * ey);
             if (el <= 0.0)
                 continue;
             ex /= el, ey /= el;

@@ -154,7 +154,7 @@ static void cr_det_colour_at(const cr_detector_t *d, const cr_yuv_image_t *img, 
 }
 
 /* Coarse sample (gi, gj) of the frame: half-res pixel (gi*gs, gj*gs). */
-static void cr_det_sample(const cr_detector_t *d, const cr_yuv_image_t *img, int gi, int gj, float out[3])
+static inline void cr_det_sample(const cr_detector_t *d, const cr_yuv_image_t *img, int gi, int gj, float out[3])
 {
     int hi = gi * d->gs, hj = gj * d->gs, x = 2 * hi, y = 2 * hj;
     int x1 = x + 1 < d->w ? x + 1 : x, y1 = y + 1 < d->h ? y + 1 : y;

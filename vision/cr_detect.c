@@ -1714,6 +1714,20 @@ static void cr_det_keep(cr_detector_t *d, const cr_yuv_image_t *img, const cr_de
         cr_det_identify(d, img, &d->dets[nd]);
 }
 
+/* Sorts the candidates by Hough score, best first (insertion sort: few). */
+static void cr_det_sort_cands(cr_detector_t *d)
+{
+    int a, b;
+
+    for (a = 1; a < d->n_cand; a++) {
+        cr_det_cand_t c = d->cand[a];
+
+        for (b = a - 1; b >= 0 && d->cand[b].score < c.score; b--)
+            d->cand[b + 1] = d->cand[b];
+        d->cand[b + 1] = c;
+    }
+}
+
 /* Looks again, with fainter edges, at every hint no detection is near (a
  * ball the tracker holds that this frame's search did not find): a Hough
  * for the known radius over the hint's reach, then the usual fit. */
@@ -1747,13 +1761,7 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
         d->n_cand = 0;
         d->cap_cand = 8;
         cr_det_hough_roi(d, img, x0, y0, x1, y1);
-        for (a = 1; a < d->n_cand; a++) {
-            cr_det_cand_t c = d->cand[a];
-
-            for (b = a - 1; b >= 0 && d->cand[b].score < c.score; b--)
-                d->cand[b + 1] = d->cand[b];
-            d->cand[b + 1] = c;
-        }
+        cr_det_sort_cands(d);
         for (a = 0; a < d->n_cand && !found; a++) {
             if (hypot(d->cand[a].u - u, d->cand[a].v - v) > reach_px + 0.5 * rp)
                 continue;
@@ -1988,14 +1996,7 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
     {
         int a, b;
 
-        /* sort candidates by Hough score (insertion sort; few) */
-        for (a = 1; a < d->n_cand; a++) {
-            cr_det_cand_t c = d->cand[a];
-
-            for (b = a - 1; b >= 0 && d->cand[b].score < c.score; b--)
-                d->cand[b + 1] = d->cand[b];
-            d->cand[b + 1] = c;
-        }
+        cr_det_sort_cands(d);
         for (a = 0; a < d->n_cand && nd < 2 * CR_VISION_MAX_DETECTIONS; a++) {
             cr_detection_t det;
             int dup = 0;

@@ -177,8 +177,10 @@ int cr_tracker_pop(cr_tracker_t *tr, cr_ball_frame_t *out);
 /* Where the tracker expects its balls at media time t_s (the next frame's,
  * after the last push): every confirmed ball that is not GONE, predicted
  * from its state (rolling, bounced off the cushions) or held where it was
- * last seen, and how far from there it may be (a radius, more for a ball
- * lost while rolling, as its prediction ages; at most two radii). At most
+ * last seen, and how far from there it may be (half a radius for a ball at
+ * rest: it is there or it was struck; a radius for a rolling one; more for
+ * one lost while rolling, as its prediction ages, at most two radii); the
+ * tag is the track's own (its detections are given to it alone). At most
  * max into out; returns their count. For cr_detector_expect(): a ball the
  * detector's own search misses (a ball of the cloth's colour, faint in
  * dim light) is looked for again where it should be. */

@@ -1315,6 +1315,47 @@ static void test_cushion_just_after_a_collision(void)
     }
 }
 
+/* A cue ball frozen to an object ball and struck into it (with follow, so
+ * that it goes on) sets it moving at the stroke: the two start together
+ * (the cue ball's onset measured up to 1.5 frames late: it gave nearly all
+ * its speed away), the contact is at the stroke, and the object ball is
+ * not "still moving" then (it used to be in 7 of these 8 cases, with no
+ * contact at all: a false balls_moving and a false no_contact). */
+static void test_frozen_to_the_cue_ball(void)
+{
+    static rcase_t c;
+    int bad = 0;
+
+    for (int q = 0; q < 8; q++) {
+        setup_t s;
+        const cr_event_t *st;
+        double ang = (-80.0 + 5.0 * q) * 3.14159265358979323846 / 180.0;
+
+        memset(&s, 0, sizeof(s));
+        s.fps = q % 2 ? 60.0 : 30.0;
+        s.balls[0] = (cr_ball_pos_t){0, 1969.17, 740.2};
+        /* the 1 touching it, on the side it is struck toward */
+        s.balls[1] = (cr_ball_pos_t){1, 1969.17 + 2.0 * 28.575 * cos(ang), 740.2 + 2.0 * 28.575 * sin(ang)};
+        s.n = 2;
+        s.speed = 400.0 + 60.0 * q;
+        s.heading_deg = ang * 180.0 / 3.14159265358979323846;
+        s.tip_b = 0.5; /* follow: the cue ball goes on after the 1 */
+        s.seed = 300 + (uint64_t)q;
+        CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+        CU_ASSERT_FATAL(c.nt > 0 && c.truth[0].type == CR_EV_COLLISION); /* the set-up: contact first */
+        st = find(c.got, c.ng, CR_EV_STROKE, -1, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+        /* shooting into a frozen ball is neither a double hit nor a push shot */
+        CU_ASSERT_EQUAL(count(c.got, c.ng, CR_EV_DOUBLE_HIT, -1) + count(c.got, c.ng, CR_EV_PUSH_SHOT, -1), 0);
+        if (st->n_moving != 0 || !find_pair(c.got, c.ng, 0, 1, c.truth[0].t, 1.5 / s.fps)) {
+            bad++;
+            printf("\n  case %d: %d balls moving at the stroke, contact %s", q, st->n_moving,
+                   find_pair(c.got, c.ng, 0, 1, NAN, 0) ? "late" : "missed");
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
 static void test_api(void)
 {
     cr_table_t tab;
@@ -1358,6 +1399,7 @@ int cr_test_register_recon(void)
     if (!s || !CU_add_test(s, "api", test_api) || !CU_add_test(s, "straight pot 60/30 fps", test_straight_pot) ||
         !CU_add_test(s, "cut into a cushion", test_cut_cushion) ||
         !CU_add_test(s, "a cushion just after a collision (30 fps)", test_cushion_just_after_a_collision) ||
+        !CU_add_test(s, "a ball frozen to the cue ball is not moving at the stroke", test_frozen_to_the_cue_ball) ||
         !CU_add_test(s, "close first contact", test_close_first_contact) || !CU_add_test(s, "scratch", test_scratch) ||
         !CU_add_test(s, "off the table", test_off_table) ||
         !CU_add_test(s, "disturbed between shots", test_disturbed_between_shots) ||

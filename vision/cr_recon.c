@@ -3023,6 +3023,38 @@ static bool ball_came_near(cr_recon_t *rc, const change_t *c)
     return false;
 }
 
+/* The ball (or -1) that rested frozen to the cue ball (centres within 2 R +
+ * contact_tol) and started with it: up to three frames before the cue
+ * ball's onset c (struck into it, the cue ball gives it nearly all its
+ * speed and goes on only as its spin takes the cloth: its onset is
+ * measured late) or a frame and a half after (its onset may have been
+ * resolved in an earlier batch), with no contact found for its start:
+ * struck through the contact. *t_on: its start. */
+static int frozen_start(const cr_recon_t *rc, const change_t *c, double *t_on)
+{
+    int i, j, best = -1;
+    double bt = INFINITY;
+
+    if (!c->before.rest)
+        return -1;
+    for (i = 0; i < NB; i++) {
+        const rball_t *b = &rc->b[i];
+
+        if (i == CR_BALL_CUE || b->state != B_MOVING || !b->anchor || b->anc_t < c->t - 3.0 * rc->dt ||
+            b->anc_t > c->t + 1.5 * rc->dt || fabs(b->anc_t - c->t) >= bt ||
+            hypot(b->anc_x - c->before.p[0], b->anc_y - c->before.p[1]) > 2.0 * rc->R + rc->p.contact_tol_mm)
+            continue;
+        for (j = 0; j < NB && !recent_has(rc, i, j, b->anc_t, 2.0 * rc->dt); j++)
+            ;
+        if (j < NB)
+            continue;
+        bt = fabs(b->anc_t - c->t);
+        best = i;
+        *t_on = b->anc_t;
+    }
+    return best;
+}
+
 static void resolve_changes(cr_recon_t *rc)
 {
     int k, pass, from = rc->nbatch;
@@ -3078,8 +3110,17 @@ static void resolve_changes(cr_recon_t *rc)
              * new stroke, in its shot or just after the rest that its
              * seeming stop closed (no player is down on a new shot within
              * resume_s of the cue ball stopping) */
-            if (!c->creep)
-                emit_stroke(rc, c->t, false);
+            if (!c->creep) {
+                double t_on = c->t;
+                int f = frozen_start(rc, c, &t_on);
+
+                /* a ball frozen to the cue ball, struck into it: both start
+                 * together (whichever onset was measured first), and the
+                 * contact is at the stroke */
+                emit_stroke(rc, fmin(c->t, t_on), false);
+                if (f >= 0)
+                    emit_collision(rc, CR_BALL_CUE, f, fmin(c->t, t_on), 1.0);
+            }
             c->done = true;
         }
     }

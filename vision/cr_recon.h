@@ -29,7 +29,13 @@
  * confidence below 1, when its course (straight on, slowing as measured)
  * goes through a mouth before any cushion or resting ball, turned by three
  * standard errors of its direction either way too. A stroke's time is its
- * cue ball's path extrapolated back to its rest position.
+ * cue ball's path extrapolated back to its rest position; a ball frozen to
+ * the cue ball (centres within 2R + contact_tol) that starts up to three
+ * frames before the cue ball's onset or a frame and a half after, with no
+ * other contact, was struck through the contact: the stroke is at the
+ * earlier onset and the collision with it at the stroke (struck into it,
+ * the cue ball gives nearly all its speed away and goes on only as its
+ * spin takes the cloth, so its own onset is measured late).
  *
  * A ball never starts moving by itself during a shot. An onset (or a kink
  * that speeds a ball up) with no contact at its estimated time is traced

@@ -25,6 +25,15 @@
 #define NID CR_VISION_MAX_BALLS
 #define NB (2 * CR_VISION_MAX_BALLS)
 #define TRACK_MAP 512 /* tracks remembered with their slot */
+
+/* How long before the cue ball's measured onset a ball frozen to it (or to
+ * a chain of touching balls from it) may be seen to start and still have
+ * been set moving by the stroke: struck into it, the cue ball gives nearly
+ * all its speed away and goes on only as its spin takes the cloth, so its
+ * onset is measured late, and the other's a little early (at 60 fps: 20
+ * and 42 ms) */
+#define FROZEN_LEAD_S(rc) fmax(3.0 * (rc)->dt, 0.1)
+
 #define RING 256        /* frames kept (power of two) */
 #define NSEG 8          /* past segments per ball */
 #define MAX_CH 48       /* changes in one analysed frame */
@@ -567,6 +576,20 @@ static int emit_stroke(cr_recon_t *rc, double t, bool cue_was_moving)
 
             moving = pr && !pr->rest && seg_end(b, pr) < t;
             if (pr && pr->rest) {
+                bs->x = pr->p[0];
+                bs->y = pr->p[1];
+            }
+        }
+        if (i != CR_BALL_CUE && moving && b->state == B_MOVING && b->nh > 1 && b->anchor &&
+            b->anc_t >= t - FROZEN_LEAD_S(rc)) {
+            /* it had rested a while and started moments before the stroke:
+             * set moving through a chain of touching balls the cue ball was
+             * frozen to (its start measured a little early), or touched; not
+             * a ball still rolling from the last shot */
+            const seg_t *pr = &b->hist[(b->nh - 2 + NSEG) % NSEG];
+
+            if (pr->rest && cur_seg(b)->t0 - pr->t0 >= rc->p.resume_s) {
+                moving = false;
                 bs->x = pr->p[0];
                 bs->y = pr->p[1];
             }
@@ -1440,7 +1463,6 @@ static double stop_time(cr_recon_t *rc, int i, long a, double *ts)
  * 0.1 m/s^2 of rolling resistance, 150 mm/s stops within 11 cm), not on
  * one crossing the table. */
 #define RESTRIKE_MAX_MM_S 150.0
-
 /* The least slowing a lost ball's course is followed at, mm/s^2: half of
  * rolling resistance on cloth (mu ~ 0.01: about 0.1 m/s^2), so a fitted
  * rate near zero does not send it on for ever nor a lower bound cut it
@@ -3024,12 +3046,11 @@ static bool ball_came_near(cr_recon_t *rc, const change_t *c)
 }
 
 /* The ball (or -1) that rested frozen to the cue ball (centres within 2 R +
- * contact_tol) and started with it: up to three frames before the cue
- * ball's onset c (struck into it, the cue ball gives it nearly all its
- * speed and goes on only as its spin takes the cloth: its onset is
- * measured late) or a frame and a half after (its onset may have been
- * resolved in an earlier batch), with no contact found for its start:
- * struck through the contact. *t_on: its start. */
+ * contact_tol) and started with it: up to FROZEN_LEAD_S before the cue
+ * ball's onset c or a frame and a half after (its onset may have been
+ * resolved in an earlier batch), with no contact for its start from a ball
+ * that was moving (one with a resting ball is its own blow passed on, a
+ * chain): struck through the contact. *t_on: its start. */
 static int frozen_start(const cr_recon_t *rc, const change_t *c, double *t_on)
 {
     int i, j, best = -1;
@@ -3040,12 +3061,16 @@ static int frozen_start(const cr_recon_t *rc, const change_t *c, double *t_on)
     for (i = 0; i < NB; i++) {
         const rball_t *b = &rc->b[i];
 
-        if (i == CR_BALL_CUE || b->state != B_MOVING || !b->anchor || b->anc_t < c->t - 3.0 * rc->dt ||
+        if (i == CR_BALL_CUE || b->state != B_MOVING || !b->anchor || b->anc_t < c->t - FROZEN_LEAD_S(rc) ||
             b->anc_t > c->t + 1.5 * rc->dt || fabs(b->anc_t - c->t) >= bt ||
             hypot(b->anc_x - c->before.p[0], b->anc_y - c->before.p[1]) > 2.0 * rc->R + rc->p.contact_tol_mm)
             continue;
-        for (j = 0; j < NB && !recent_has(rc, i, j, b->anc_t, 2.0 * rc->dt); j++)
-            ;
+        /* a contact with a ball that was moving before may have started
+         * it; one with a resting ball is its own blow passed on (a chain) */
+        for (j = 0; j < NB; j++)
+            if (j != i && recent_has(rc, i, j, b->anc_t, 2.0 * rc->dt) &&
+                !seg_at(&rc->b[j], b->anc_t - rc->dt)->rest)
+                break;
         if (j < NB)
             continue;
         bt = fabs(b->anc_t - c->t);

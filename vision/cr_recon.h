@@ -30,12 +30,16 @@
  * goes through a mouth before any cushion or resting ball, turned by three
  * standard errors of its direction either way too. A stroke's time is its
  * cue ball's path extrapolated back to its rest position; a ball frozen to
- * the cue ball (centres within 2R + contact_tol) that starts up to three
- * frames before the cue ball's onset or a frame and a half after, with no
- * other contact, was struck through the contact: the stroke is at the
- * earlier onset and the collision with it at the stroke (struck into it,
- * the cue ball gives nearly all its speed away and goes on only as its
- * spin takes the cloth, so its own onset is measured late).
+ * the cue ball (centres within 2R + contact_tol) that starts up to
+ * max(3 frames, 0.1 s) before the cue ball's onset or a frame and a half
+ * after, with no contact from a ball that was moving (one with a resting
+ * ball it drove on, a chain, does not count), was struck through the
+ * contact: the stroke is at the earlier onset and the collision with it at
+ * the stroke (struck into it, the cue ball gives nearly all its speed away
+ * and goes on only as its spin takes the cloth, so its own onset is
+ * measured late). A ball that rested at least resume_s and started that
+ * shortly before the stroke (through such a chain, or touched) is not
+ * listed as still moving at the stroke.
  *
  * A ball never starts moving by itself during a shot. An onset (or a kink
  * that speeds a ball up) with no contact at its estimated time is traced

@@ -248,6 +248,73 @@ int cr_table_cushion_segments(const cr_table_t *t, cr_rail_t rail, cr_point_t a[
     }
 }
 
+/* Distance from p to the segment from a along unit (dx, dy) for len mm;
+ * *over gets how far beyond its span p projects (0 inside). */
+static double seg_distance(cr_point_t p, cr_point_t a, double dx, double dy, double len, double *over, cr_point_t *q)
+{
+    double u = (p.x - a.x) * dx + (p.y - a.y) * dy, c;
+
+    *over = u < 0.0 ? -u : u > len ? u - len : 0.0;
+    c = u < 0.0 ? 0.0 : u > len ? len : u;
+    q->x = a.x + c * dx;
+    q->y = a.y + c * dy;
+    return hypot(p.x - q->x, p.y - q->y);
+}
+
+double cr_table_cushion_piece(const cr_table_t *t, cr_rail_t rail, cr_point_t p, cr_point_t *on, double dir[2])
+{
+    static const double out[CR_RAIL_COUNT][2] = {
+        [CR_RAIL_HEAD] = {-1.0, 0.0}, [CR_RAIL_FOOT] = {1.0, 0.0}, [CR_RAIL_LEFT] = {0.0, -1.0}, [CR_RAIL_RIGHT] = {0.0, 1.0}};
+    cr_point_t a[2], b[2];
+    double best = INFINITY, best_over = INFINITY;
+    int n, i, e;
+
+    if (!t || !on || !dir || (int)rail < 0 || rail >= CR_RAIL_COUNT)
+        return NAN;
+    n = cr_table_cushion_segments(t, rail, a, b);
+    for (i = 0; i < n; i++) {
+        double dx = b[i].x - a[i].x, dy = b[i].y - a[i].y, len = hypot(dx, dy);
+
+        dx /= len;
+        dy /= len;
+        for (e = -1; e < 2; e++) {
+            /* e < 0: the nose segment; else the facing at its jaw point e
+             * (dn runs along the nose away from the pocket, the facing
+             * turns from it through the cushion) */
+            cr_point_t j = e == 1 ? b[i] : a[i];
+            double fx = dx, fy = dy, flen = len, d, over;
+            cr_point_t q;
+
+            if (e >= 0) {
+                double dn[2] = {e ? -dx : dx, e ? -dy : dy};
+                bool side = (rail == CR_RAIL_LEFT || rail == CR_RAIL_RIGHT) && (e ? i == 0 : i == 1);
+                double beta = (side ? CR_TABLE_SIDE_CUT_DEG : CR_TABLE_CORNER_CUT_DEG) * 3.14159265358979323846 / 180.0;
+
+                fx = cos(beta) * dn[0] + sin(beta) * out[rail][0];
+                fy = cos(beta) * dn[1] + sin(beta) * out[rail][1];
+                flen = side ? CR_TABLE_SIDE_FACING_MM : CR_TABLE_CORNER_FACING_MM;
+            }
+            d = seg_distance(p, j, fx, fy, flen, &over, &q);
+            if (d < best - 1e-9 || (d < best + 1e-9 && over < best_over)) {
+                best = d;
+                best_over = over;
+                *on = q;
+                dir[0] = fx;
+                dir[1] = fy;
+            }
+        }
+    }
+    return best;
+}
+
+double cr_table_cushion_distance(const cr_table_t *t, cr_rail_t rail, cr_point_t p)
+{
+    cr_point_t on;
+    double dir[2];
+
+    return cr_table_cushion_piece(t, rail, p, &on, dir);
+}
+
 double cr_table_distance_to_rail(const cr_table_t *t, cr_rail_t rail, cr_point_t p)
 {
     switch (rail) {

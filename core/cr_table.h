@@ -76,6 +76,36 @@ int cr_table_cushion_segments(const cr_table_t *t, cr_rail_t rail, cr_point_t a[
  * playing side), mm. NaN for a bad rail. */
 double cr_table_distance_to_rail(const cr_table_t *t, cr_rail_t rail, cr_point_t p);
 
+/* The pocket facings (RULES.md §5.4): from each jaw point the cushion turns
+ * into the pocket by the WPA cut angle, 142 degrees at a corner and 104 at
+ * a side pocket, measured from the nose line it ends; the facing runs
+ * CR_TABLE_CORNER_FACING_MM or CR_TABLE_SIDE_FACING_MM from the jaw point
+ * (about the cushion's depth seen along it). A corner jaw's facing belongs
+ * to the cushion whose nose ends there. */
+#define CR_TABLE_CORNER_CUT_DEG 142.0
+#define CR_TABLE_SIDE_CUT_DEG 104.0
+#define CR_TABLE_CORNER_FACING_MM 60.0
+#define CR_TABLE_SIDE_FACING_MM 40.0
+
+/* Distance from a ball centre at p to the cushion it could touch on a rail:
+ * the nearest point of the rail's nose segments (cr_table_cushion_segments),
+ * their jaw points and the facings from them into the pockets. Away from
+ * the pockets it is cr_table_distance_to_rail; in a pocket mouth it is how
+ * far the jaw is, which the nose line alone does not say. Unsigned, mm;
+ * NaN for a bad rail. */
+double cr_table_cushion_distance(const cr_table_t *t, cr_rail_t rail, cr_point_t p);
+
+/* The same distance, and the straight piece of cushion it is measured to
+ * (a nose segment or a facing): *on gets the piece's point nearest p (a jaw
+ * point when p lies beyond the piece's ends), dir[] the piece's unit
+ * direction. Where a jaw point is nearest (both pieces that
+ * meet there are as near), the piece whose own span p lies closer to is
+ * taken: a ball rolling past a jaw along the rail gets the nose line. A
+ * ball whose distance to that line turns at R touched it; the distance to
+ * a jaw point alone turns whenever a ball rolls past it. NaN for a bad
+ * rail or NULL outputs. */
+double cr_table_cushion_piece(const cr_table_t *t, cr_rail_t rail, cr_point_t p, cr_point_t *on, double dir[2]);
+
 /* Diamond sight positions projected to the nose lines (x = k L/8, y = j W/4;
  * RULES.md §5.2), in the order: left cushion (y = 0) k = 1,2,3,5,6,7, right
  * cushion (y = W) the same, head cushion (x = 0) j = 1,2,3, foot cushion

@@ -177,10 +177,10 @@ void cr_phys_params_defaults(cr_phys_params_t *p)
     p->cushion_e_vmax_m_s = 2.92;
     p->cushion_friction = 0.2; /* [HAN], [PT] */
     p->nose_height_ratio = 0.635; /* [RULES] §5.5 */
-    p->corner_cut_deg = 142.0;  /* [RULES] §5.4 */
-    p->side_cut_deg = 104.0;
-    p->corner_jaw_mm = 60.0;    /* about the cushion depth seen along the facing */
-    p->side_jaw_mm = 40.0;
+    p->corner_cut_deg = CR_TABLE_CORNER_CUT_DEG; /* [RULES] §5.4, cr_table.h */
+    p->side_cut_deg = CR_TABLE_SIDE_CUT_DEG;
+    p->corner_jaw_mm = CR_TABLE_CORNER_FACING_MM; /* about the cushion depth seen along the facing */
+    p->side_jaw_mm = CR_TABLE_SIDE_FACING_MM;
     p->corner_capture_mm = 15.0; /* inside the 25-57 mm corner shelf ([RULES] §5.4) */
     p->side_capture_mm = 5.0;    /* side shelf 0-9.5 mm */
     p->off_table_speed_mm_s = INFINITY;

@@ -508,6 +508,12 @@ static void test_shallow_cushion(void)
                 fabs(c.got[k].t - tc->t) <= 1.0 / s.fps)
                 found = true;
         CU_ASSERT(found);
+        if (!found) {
+            printf("\n  q %d truth %.4f (%.1f,%.1f):", q, tc->t, tc->x, tc->y);
+            for (int k = 0; k < c.ng; k++)
+                if (c.got[k].type == CR_EV_CUSHION)
+                    printf(" %d %s %.4f", c.got[k].ball, cr_rail_name(c.got[k].rail), c.got[k].t);
+        }
         /* one contact, not one per noisy frame along the cushion */
         CU_ASSERT_EQUAL(count(c.got, c.ng, CR_EV_CUSHION, 0), count(c.truth, c.nt, CR_EV_CUSHION, 0));
     }
@@ -585,6 +591,85 @@ static void test_cushion_after_collision(void)
         CU_ASSERT_PTR_NOT_NULL_FATAL(gk);
         CU_ASSERT_EQUAL(gk->rail, tk->rail);
         CU_ASSERT_DOUBLE_EQUAL(gk->t, tk->t, 0.5 / s.fps);
+    }
+}
+
+/* An object ball a ball's width off a cushion, struck straight into it:
+ * at 120 fps the frames see it on its way in and back out, so the contact
+ * is timed from those samples, not predicted from the blow (it used to be
+ * put one frame after the collision, two frames early). */
+static void test_struck_into_near_cushion(void)
+{
+    static rcase_t c;
+    static const struct {
+        double fps, gap, speed;
+    } cases[4] = {{120.0, 26.0, 900.0}, {120.0, 40.0, 1500.0}, {60.0, 26.0, 900.0}, {120.0, 12.0, 2000.0}};
+
+    for (int q = 0; q < 4; q++) {
+        setup_t s;
+        const cr_event_t *tk, *gk;
+
+        memset(&s, 0, sizeof(s));
+        s.fps = cases[q].fps;
+        s.balls[0] = (cr_ball_pos_t){0, 1200.0, 800.0};
+        s.balls[1] = (cr_ball_pos_t){1, 1200.0, 1270.0 - 28.575 - cases[q].gap};
+        s.n = 2;
+        s.speed = cases[q].speed;
+        s.heading_deg = 90.0;
+        s.seed = 131 + (uint64_t)q;
+        CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+        tk = find(c.truth, c.nt, CR_EV_CUSHION, 1, NULL);
+        gk = find(c.got, c.ng, CR_EV_CUSHION, 1, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(tk);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(gk);
+        CU_ASSERT_EQUAL(gk->rail, tk->rail);
+        CU_ASSERT_DOUBLE_EQUAL(gk->t, tk->t, 0.5 / s.fps);
+        if (fabs(gk->t - tk->t) > 0.5 / s.fps)
+            printf("\n  case %d: the 1's cushion at %.4f, found at %.4f", q, tk->t, gk->t);
+    }
+}
+
+/* A ball running along the right cushion a little off it, into the side
+ * pocket's mouth: it touches the far jaw's facing (nearly square to the
+ * rail), not the nose line, and comes back out. The contact is timed from
+ * the distance to the facing or the jaw point (cr_table_cushion_piece); the
+ * nose line's distance says the ball was past it. */
+static void test_jaw_contact(void)
+{
+    static rcase_t c;
+    static const struct {
+        double fps, off, end_y, speed;
+    } cases[6] = {{60.0, 60.0, 1250.0, 1500.0}, {30.0, 60.0, 1250.0, 1500.0}, {120.0, 60.0, 1250.0, 1500.0},
+                  {60.0, 90.0, 1254.0, 1800.0}, {30.0, 90.0, 1254.0, 1800.0}, {120.0, 90.0, 1254.0, 1800.0}};
+
+    for (int q = 0; q < 6; q++) {
+        setup_t s;
+        const cr_event_t *tk, *gk = NULL;
+        double y0 = 1270.0 - 28.575 - cases[q].off;
+
+        memset(&s, 0, sizeof(s));
+        s.fps = cases[q].fps;
+        s.balls[0] = (cr_ball_pos_t){0, 400.0, y0};
+        s.balls[1] = (cr_ball_pos_t){1, 600.0, 300.0};
+        s.n = 2;
+        s.speed = cases[q].speed;
+        s.heading_deg = atan2(cases[q].end_y - y0, 1325.0 - 400.0) * 180.0 / 3.14159265358979323846;
+        s.seed = 151 + (uint64_t)q;
+        CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+        tk = find(c.truth, c.nt, CR_EV_CUSHION, 0, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(tk);
+        /* the set-up: a jaw, where the ball is nearer the nose line than R */
+        CU_ASSERT(1270.0 - tk->y < 28.575 - 3.0);
+        CU_ASSERT_PTR_NULL(find(c.truth, c.nt, CR_EV_POCKET, 0, NULL));
+        for (int k = 0; k < c.ng; k++)
+            if (c.got[k].type == CR_EV_CUSHION && c.got[k].ball == 0 && !gk)
+                gk = &c.got[k];
+        CU_ASSERT_PTR_NOT_NULL_FATAL(gk);
+        CU_ASSERT_EQUAL(gk->rail, tk->rail);
+        CU_ASSERT_DOUBLE_EQUAL(gk->t, tk->t, 0.5 / s.fps);
+        if (fabs(gk->t - tk->t) > 0.5 / s.fps || gk->rail != tk->rail)
+            printf("\n  case %d: the jaw (%s) at %.4f (%.1f, %.1f), found %s at %.4f", q, cr_rail_name(tk->rail),
+                   tk->t, tk->x, tk->y, cr_rail_name(gk->rail), gk->t);
     }
 }
 
@@ -1443,6 +1528,8 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "shallow cushion contact", test_shallow_cushion) ||
         !CU_add_test(s, "object ball off a near cushion", test_near_cushion_bounce) ||
         !CU_add_test(s, "a cushion just after a collision", test_cushion_after_collision) ||
+        !CU_add_test(s, "a ball struck into a near cushion (120 fps)", test_struck_into_near_cushion) ||
+        !CU_add_test(s, "a contact with a pocket's jaw", test_jaw_contact) ||
         !CU_add_test(s, "a wavering rack between shots gives no collision", test_waver_between_shots) ||
         !CU_add_test(s, "frozen row of three", test_frozen_row) ||
         !CU_add_test(s, "double hit suspicion", test_double_hit) ||

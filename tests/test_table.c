@@ -277,6 +277,85 @@ static void test_distance_to_rail(void)
     CU_ASSERT_TRUE(isnan(cr_table_distance_to_rail(&t, CR_RAIL_NONE, p)));
 }
 
+static cr_point_t pt(double x, double y)
+{
+    cr_point_t p = {x, y};
+
+    return p;
+}
+
+/* The cushion a ball can touch: the nose line along the rail, the jaw's
+ * facing in a pocket mouth (where the nose line alone would say the ball
+ * is on the cushion, or past it). */
+static void test_cushion_distance(void)
+{
+    cr_table_t t;
+    const double pi = 3.14159265358979323846;
+    cr_point_t ja, jb;
+
+    cr_table_init(&t, 2540.0, 1270.0);
+    /* along the rails: the nose line */
+    CU_ASSERT_DOUBLE_EQUAL(cr_table_cushion_distance(&t, CR_RAIL_HEAD, pt(40.0, 635.0)), 40.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(cr_table_cushion_distance(&t, CR_RAIL_FOOT, pt(2500.0, 300.0)), 40.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(cr_table_cushion_distance(&t, CR_RAIL_LEFT, pt(600.0, R)), R, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(cr_table_cushion_distance(&t, CR_RAIL_RIGHT, pt(1900.0, 1270.0 - 35.0)), 35.0,
+                           1e-9);
+    /* a ball touching the head-left corner's facing on the left rail: the
+     * left nose runs from ja toward +x, the facing turns 142 degrees from it
+     * toward the pocket and the cushion (-y) */
+    CU_ASSERT_EQUAL_FATAL(cr_table_pocket_mouth(&t, CR_POCKET_HEAD_LEFT, &ja, &jb), 0);
+    {
+        double b = 142.0 * pi / 180.0, f[2] = {cos(b), -sin(b)}, n[2] = {-f[1], f[0]};
+        cr_point_t q;
+
+        if (n[0] * (0.5 * (jb.x - ja.x)) + n[1] * (0.5 * (jb.y - ja.y)) < 0) {
+            n[0] = -n[0];
+            n[1] = -n[1];
+        }
+        q = pt(ja.x + 30.0 * f[0] + R * n[0], ja.y + 30.0 * f[1] + R * n[1]);
+        CU_ASSERT_DOUBLE_EQUAL(cr_table_cushion_distance(&t, CR_RAIL_LEFT, q), R, 1e-9);
+        CU_ASSERT(cr_table_distance_to_rail(&t, CR_RAIL_LEFT, q) < R - 5.0); /* the nose line: nearer */
+    }
+    /* the side pocket: the facing at x = L/2 - mouth/2 turns 104 degrees
+     * from the nose (running toward -x) toward +x and the cushion (+y) */
+    CU_ASSERT_EQUAL_FATAL(cr_table_pocket_mouth(&t, CR_POCKET_SIDE_RIGHT, &ja, &jb), 0);
+    {
+        double b = 104.0 * pi / 180.0, f[2] = {-cos(b), sin(b)}, n[2] = {f[1], -f[0]};
+        cr_point_t q;
+
+        if (n[0] < 0) {
+            n[0] = -n[0];
+            n[1] = -n[1];
+        }
+        q = pt(ja.x + 15.0 * f[0] + R * n[0], ja.y + 15.0 * f[1] + R * n[1]);
+        CU_ASSERT_DOUBLE_EQUAL(cr_table_cushion_distance(&t, CR_RAIL_RIGHT, q), R, 1e-9);
+    }
+    /* in the middle of a side pocket's mouth, on the nose line: the facings,
+     * which lean in over the pocket (104 > 90 degrees), are nearer than the
+     * jaw points half a mouth away */
+    CU_ASSERT_DOUBLE_EQUAL(cr_table_cushion_distance(&t, CR_RAIL_RIGHT, pt(1270.0, 1270.0)),
+                           0.5 * t.side_mouth_mm * sin(104.0 * pi / 180.0), 1e-9);
+    CU_ASSERT(isnan(cr_table_cushion_distance(&t, (cr_rail_t)7, pt(0, 0))));
+    /* the piece measured to: a ball rolling along the right rail past the
+     * side pocket's jaw point gets the nose line, not the facing, even
+     * where the jaw point itself is nearest */
+    {
+        cr_point_t on;
+        double dir[2], d;
+
+        d = cr_table_cushion_piece(&t, CR_RAIL_RIGHT, pt(ja.x + 10.0, 1270.0 - R), &on, dir);
+        CU_ASSERT_DOUBLE_EQUAL(d, hypot(10.0, R), 1e-9);
+        CU_ASSERT_DOUBLE_EQUAL(fabs(dir[0]), 1.0, 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(on.x, ja.x, 1e-9); /* the jaw point */
+        CU_ASSERT_DOUBLE_EQUAL(on.y, 1270.0, 1e-9);
+        d = cr_table_cushion_piece(&t, CR_RAIL_RIGHT, pt(800.0, 1240.0), &on, dir);
+        CU_ASSERT_DOUBLE_EQUAL(d, 30.0, 1e-9);
+        CU_ASSERT_DOUBLE_EQUAL(on.x, 800.0, 1e-9);
+        CU_ASSERT_DOUBLE_EQUAL(on.y, 1270.0, 1e-9);
+        CU_ASSERT(isnan(cr_table_cushion_piece(&t, CR_RAIL_RIGHT, pt(800.0, 1240.0), NULL, dir)));
+    }
+}
+
 static void test_diamonds(void)
 {
     cr_table_t t = t9();
@@ -786,7 +865,8 @@ int cr_test_register_table(void)
         !CU_add_test(geo, "pocket points", test_pocket_points) ||
         !CU_add_test(geo, "pocket mouths", test_pocket_mouths) ||
         !CU_add_test(geo, "cushion segments", test_cushion_segments) ||
-        !CU_add_test(geo, "distance to rail", test_distance_to_rail) || !CU_add_test(geo, "diamonds", test_diamonds))
+        !CU_add_test(geo, "distance to rail", test_distance_to_rail) ||
+        !CU_add_test(geo, "distance to the cushion a ball can touch", test_cushion_distance) || !CU_add_test(geo, "diamonds", test_diamonds))
         return 1;
     rack = CU_add_suite("table rack", NULL, NULL);
     if (!rack || !CU_add_test(rack, "15-ball slots", test_rack_slots_15) ||

@@ -922,6 +922,17 @@ static double rail_dist(const cr_recon_t *rc, int r, double x, double y)
     }
 }
 
+/* Distance from the ball centre (x, y) to the cushion it could touch on
+ * rail r: the nose line along the rail, the jaw points and facings in the
+ * pocket mouths (cr_table_cushion_distance). A contact is where it reaches
+ * R, on the nose or on a jaw. */
+static double cush_dist(const cr_recon_t *rc, int r, double x, double y)
+{
+    cr_point_t p = {x, y};
+
+    return cr_table_cushion_distance(&rc->tab, (cr_rail_t)r, p);
+}
+
 /* The pocket whose mouth is near (x, y): distance to the nearest jaw-to-jaw
  * mouth segment's midpoint region; returns the pocket or -1. *rail gets the
  * cushion of the nearer jaw. */
@@ -1748,15 +1759,27 @@ static double vee_fit(const double *ts, const double *ds, int n, double t0, doub
     return tb;
 }
 
-/* Times and distances to rail r of ball i's SEEN samples in frames
- * [k0, k1], at most max. */
-static int rail_samples(cr_recon_t *rc, int i, int r, long k0, long k1, double *t, double *d, int max)
+/* Times and distances to rail r's cushion of ball i's SEEN samples in
+ * frames [k0, k1], at most max: to the line of the piece of cushion (nose
+ * or jaw facing, cr_table_cushion_piece) nearest the nearest sample within
+ * 2.5 frames of t_near (else of all), signed
+ * positive on the ball's side, so that only a turn of the ball's motion
+ * across that line makes a V (a ball rolling past a jaw point a little
+ * further off does not); to the jaw point itself when the nearest sample
+ * is within R + contact_tol of it and it is nearer than either line. */
+static int rail_samples(cr_recon_t *rc, int i, int r, long k0, long k1, double t_near, double *t, double *d, double *xs,
+                        double *ys, int max, bool *at_point, cr_point_t *jaw)
 {
-    int n = 0;
+    double dmin = INFINITY, dir[2], sgn;
+    cr_point_t on, p;
+    int n = 0, kmin = 0, q;
     long k;
 
+    if (max > RW_MAX)
+        max = RW_MAX;
     for (k = k0; k <= k1 && n < max; k++) {
         rframe_t *g;
+        double dd;
 
         if (!frame_ok(rc, k))
             continue;
@@ -1764,11 +1787,42 @@ static int rail_samples(cr_recon_t *rc, int i, int r, long k0, long k1, double *
         if (g->st[i] != OB_SEEN)
             continue;
         t[n] = g->t;
-        d[n] = rail_dist(rc, r, g->x[i], g->y[i]);
+        xs[n] = g->x[i];
+        ys[n] = g->y[i];
+        dd = cush_dist(rc, r, xs[n], ys[n]);
+        if (fabs(t[n] - t_near) > 2.5 * rc->dt)
+            dd += 1e6; /* another contact's, or a jaw passed on the way */
+        if (dd < dmin) {
+            dmin = dd;
+            kmin = n;
+        }
         n++;
     }
+    *at_point = false;
+    if (n == 0)
+        return 0;
+    p.x = xs[kmin];
+    p.y = ys[kmin];
+    dmin = cush_dist(rc, r, p.x, p.y);
+    cr_table_cushion_piece(&rc->tab, (cr_rail_t)r, p, &on, dir);
+    sgn = (p.x - on.x) * dir[1] - (p.y - on.y) * dir[0];
+    *at_point = false;
+    if (dmin > fabs(sgn) + 1e-6 && dmin <= rc->R + rc->p.contact_tol_mm) {
+        /* at a jaw point itself: the ball turns about it */
+        *at_point = true;
+        *jaw = on;
+        for (q = 0; q < n; q++)
+            d[q] = hypot(xs[q] - on.x, ys[q] - on.y);
+        return n;
+    }
+    sgn = sgn < 0 ? -1.0 : 1.0;
+    for (q = 0; q < n; q++)
+        d[q] = sgn * ((xs[q] - on.x) * dir[1] - (ys[q] - on.y) * dir[0]);
     return n;
 }
+
+static bool turned_about(const double *xs, const double *ys, const double *ts, int n, double tc, double sigma,
+                         cr_point_t jaw);
 
 /* When ball i touched rail r near t_near: its distance to the nose line,
  * before and after, against time, is two lines that meet at distance R
@@ -1784,15 +1838,18 @@ static int rail_samples(cr_recon_t *rc, int i, int r, long k0, long k1, double *
 static double rail_contact_time(cr_recon_t *rc, int i, int r, long a, double t_near, double t_lo, double sigma_mm,
                                 bool wide, bool *sig_ok)
 {
-    double ts[RW_MAX], ds[RW_MAX], h, se_h, sl[2], se_sl[2], tb = t_near, t0, t1, best = INFINITY;
+    double ts[RW_MAX], ds[RW_MAX], xs[RW_MAX], ys[RW_MAX], h, se_h, sl[2], se_sl[2], tb = t_near, t0, t1,
+        best = INFINITY;
     double from = fmax(t_near - (wide ? 0.3 : 0.15), t_lo);
     long k0 = a;
     int n, g, k;
+    bool at_point = false;
+    cr_point_t jaw = {0, 0};
 
     *sig_ok = false;
     while (k0 > a - (RW_MAX - 1) && frame_ok(rc, k0 - 1) && frm(rc, k0 - 1)->t >= from)
         k0--;
-    n = rail_samples(rc, i, r, k0, a, ts, ds, RW_MAX);
+    n = rail_samples(rc, i, r, k0, a, t_near, ts, ds, xs, ys, RW_MAX, &at_point, &jaw);
     if (n < 5)
         return t_near;
     t0 = fmax(ts[0], t_near - (wide ? 0.2 : 0.1));
@@ -1824,7 +1881,83 @@ static double rail_contact_time(cr_recon_t *rc, int i, int r, long a, double t_n
             tb = tc;
         }
     }
+    if (*sig_ok) {
+        /* where the ball was at tb, carried on from the last sample before
+         * it: R from the cushion it can touch there (a line measured to
+         * from a sample over a pocket's mouth, beyond its piece, can turn
+         * where no cushion is) */
+        for (k = n - 1; k > 1 && ts[k] > tb; k--)
+            ;
+        if (k >= 1 && ts[k] <= tb && ts[k] > ts[k - 1]) {
+            double u = (tb - ts[k]) / (ts[k] - ts[k - 1]);
+
+            *sig_ok = cush_dist(rc, r, xs[k] + u * (xs[k] - xs[k - 1]), ys[k] + u * (ys[k] - ys[k - 1])) <=
+                      rc->R + rc->p.contact_tol_mm + 2.0 * se_h + 2.0 * sigma_mm;
+        }
+    }
+    if (*sig_ok && at_point)
+        *sig_ok = turned_about(xs, ys, ts, n, tb, sigma_mm, jaw);
     return tb;
+}
+
+/* Whether a ball whose distance to a jaw point turned at tc was turned by
+ * it: the distance to a point also turns when a ball rolls straight past
+ * it. A blow from the point changes the velocity along the line from the
+ * point to the ball: the change between the straight-line fits before and
+ * after tc must be over 4 of its standard errors (from sigma) and point
+ * away from the jaw. */
+static bool turned_about(const double *xs, const double *ys, const double *ts, int n, double tc, double sigma,
+                         cr_point_t jaw)
+{
+    double v[2][2], sxx[2] = {0, 0};
+    int side, k;
+
+    for (side = 0; side < 2; side++) {
+        double st = 0, sx = 0, sy = 0, m = 0, sxt = 0, syt = 0;
+
+        for (k = 0; k < n; k++) {
+            if ((ts[k] >= tc) != side)
+                continue;
+            st += ts[k];
+            sx += xs[k];
+            sy += ys[k];
+            m++;
+        }
+        if (m < 2)
+            return false;
+        st /= m;
+        sx /= m;
+        sy /= m;
+        for (k = 0; k < n; k++) {
+            if ((ts[k] >= tc) != side)
+                continue;
+            sxx[side] += (ts[k] - st) * (ts[k] - st);
+            sxt += (ts[k] - st) * (xs[k] - sx);
+            syt += (ts[k] - st) * (ys[k] - sy);
+        }
+        if (!(sxx[side] > 0))
+            return false;
+        v[side][0] = sxt / sxx[side];
+        v[side][1] = syt / sxx[side];
+    }
+    {
+        double dv[2] = {v[1][0] - v[0][0], v[1][1] - v[0][1]}, se = sigma * sqrt(1.0 / sxx[0] + 1.0 / sxx[1]);
+        double px = 0, py = 0, m = 0;
+
+        /* where the ball was about tc: the mean of the two nearest samples */
+        for (k = 0; k < n; k++)
+            if (fabs(ts[k] - tc) < 1e-9 || (k + 1 < n && ts[k] < tc && ts[k + 1] >= tc)) {
+                px += xs[k] + (k + 1 < n ? xs[k + 1] : xs[k]);
+                py += ys[k] + (k + 1 < n ? ys[k + 1] : ys[k]);
+                m += 2;
+                break;
+            }
+        if (m == 0)
+            return false;
+        px = px / m - jaw.x;
+        py = py / m - jaw.y;
+        return hypot(dv[0], dv[1]) > 4.0 * se && dv[0] * px + dv[1] * py > 0;
+    }
 }
 
 /* A shallow cushion contact bends the path too little to see as a kink:
@@ -1910,8 +2043,8 @@ static void rail_watch(cr_recon_t *rc, int i, long a)
     for (r = 0; r < CR_RAIL_COUNT; r++) {
         double d;
 
-        d = rail_dist(rc, r, f->x[i], f->y[i]);
-        if (d > 3.0 * rc->R || near_pocket(rc, f->x[i], f->y[i], rc->R, NULL) >= 0) {
+        d = cush_dist(rc, r, f->x[i], f->y[i]);
+        if (d > 3.0 * rc->R) {
             b->rw_on[r] = false;
             continue;
         }
@@ -2230,6 +2363,60 @@ static void rail_normal(int r, double *nx, double *ny)
     *ny = r == CR_RAIL_LEFT ? 1 : r == CR_RAIL_RIGHT ? -1 : 0;
 }
 
+/* Ball i, at distance d0 from rail r when struck at tc: when frames after
+ * the blow see it on its way in (nearer the cushion by 4 sigma), the
+ * contact comes after the last such sample: if the ball has turned since,
+ * the time is the V fit to the samples from tc on (rail_contact_time; at
+ * least two on the way in), else it lies between the last sample in and
+ * the first out; if it has not turned yet, *t (the blow's prediction) is
+ * kept no earlier than the last sample in. False when no sample saw it on
+ * its way in: the contact came before the first frame after the blow. */
+static bool inward_contact(cr_recon_t *rc, int i, int r, double tc, double d0, double *t)
+{
+    long a = rc->next, e = last_frame(rc, a), k = e;
+    double m = fmax(1.0, 4.0 * sig(rc, frm(rc, a)->s[i])), dmin = d0, t_in = tc, t_out = INFINITY;
+    int n_in = 0;
+
+    while (k > 0 && frame_ok(rc, k - 1) && frm(rc, k - 1)->t > tc)
+        k--;
+    for (; k <= e; k++) {
+        rframe_t *g;
+        double d;
+
+        if (!frame_ok(rc, k) || (g = frm(rc, k))->st[i] != OB_SEEN || g->t <= tc)
+            continue;
+        d = cush_dist(rc, r, g->x[i], g->y[i]);
+        if (d > dmin + m) {
+            t_out = g->t;
+            break;
+        }
+        if (d < dmin) {
+            dmin = d;
+            if (d < d0 - m) {
+                n_in++;
+                t_in = g->t;
+            }
+        }
+    }
+    if (n_in == 0)
+        return false;
+    if (!isfinite(t_out)) { /* not turned yet: the contact is still to come */
+        *t = fmax(*t, t_in);
+        return true;
+    }
+    if (n_in >= 2) {
+        bool ok;
+        double tv = rail_contact_time(rc, i, r, last_frame(rc, a), t_in, tc, sig(rc, frm(rc, a)->s[i]), false, &ok);
+
+        if (ok && tv >= t_in && tv <= t_out) {
+            *t = tv;
+            return true;
+        }
+    }
+    *t = fmin(fmax(*t, t_in), t_out);
+    return true;
+}
+
 /* A ball resting near a cushion, struck toward it, that is first seen
  * moving away from it has been to the cushion and back in between (it is
  * all over within a frame or two when the gap is small): the cushion
@@ -2286,10 +2473,12 @@ static void bounce_after_blow(cr_recon_t *rc, const change_t *c, int k, double t
         if (must_reach)
             sp = vb;
         t = tc + (sp > 1.0 ? gap / (sp * -bin) : 0.0);
-        if (t > c->t + rc->dt)
-            t = c->t + rc->dt;
-        if (t < tc)
-            t = tc;
+        if (!inward_contact(rc, c->ball, r, tc, d, &t)) {
+            if (t > c->t + rc->dt)
+                t = c->t + rc->dt;
+            if (t < tc)
+                t = tc;
+        }
         x += lx * gap / -bin;
         y += ly * gap / -bin;
         emit_cushion(rc, c->ball, (cr_rail_t)r, t, x, y);

@@ -55,7 +55,7 @@
  * hand (its rest is the sigma-weighted mean of its samples there).
  *
  * Cushions, beyond the kinks: the normal velocity reverses only at distance
- * R from the nose line, so a ball whose distance to it came down to R (its
+ * R from the cushion, so a ball whose distance to it came down to R (its
  * nearest sample may lie up to a frame's travel beyond: at 30 fps a turn
  * right after a collision is seen 5-17 mm off) and clearly rose again
  * touched it (shallow and slow contacts, a turn hidden in a kink); the time is
@@ -63,9 +63,18 @@
  * to the samples meets R (samples from where the ball's motion into the
  * cushion began: not the path before a collision just before it), and the
  * V must be significant on both sides (a
- * ball rolling along a cushion in noise is no contact). A ball struck into
+ * ball rolling along a cushion in noise is no contact). "The cushion" is
+ * the piece a ball can touch (cr_table_cushion_piece): the nose line along
+ * the rail, a jaw's facing or the jaw point itself in a pocket mouth (WPA
+ * cut angles); the distance is measured to the line of the piece nearest
+ * the ball at its turn, so that a ball rolling past a jaw point makes no V,
+ * and the ball, carried on from its last sample to the fitted time, must
+ * be within reach of that piece there; a turn about a jaw point must also
+ * change the ball's velocity, away from the point. A ball struck into
  * a cushion less than R away, faster than the cloth can stop it over the
- * gap, or seen leaving it, touched it. Two moving balls whose distance
+ * gap, or seen leaving it, touched it; when frames after the blow saw it
+ * on its way in, the contact is no earlier than the last of them (and is
+ * the V's time once the ball has turned). Two moving balls whose distance
  * turns at 2R (a V with its free vertex at 2R, both sides significant)
  * touched: a glancing contact too slight for a kink.
  *

@@ -1503,7 +1503,7 @@ static void assign_ids(cr_tracker_t *tr)
 int cr_tracker_push(cr_tracker_t *tr, double t_s, uint64_t frame, const cr_detection_t *dets, int n)
 {
     int nd, nt = 0, rows[TRK_LIVE], m, res[TRK_LIVE];
-    bool contact[TRK_LIVE], by_ball[TRK_LIVE];
+    bool contact[TRK_LIVE], by_ball[TRK_LIVE], amb[CR_VISION_MAX_DETECTIONS];
     double pc[2 * TRK_LIVE];
     double *a, c0 = cpu_now();
     double lam, pd;
@@ -1555,11 +1555,40 @@ int cr_tracker_push(cr_tracker_t *tr, double t_s, uint64_t frame, const cr_detec
         res[i] = -1;
     if (nt > 0)
         hungarian(tr, a, nt, m, res);
+    memset(amb, 0, sizeof(amb));
+    /* a detection between two balls meeting that both could claim (two
+     * touching balls seen as one, a blurred hitter over the ball it hits)
+     * goes to neither when the other found nothing: taking it would move
+     * one of them onto the other's path, a swap no look can undo when the
+     * two look alike (a racked stripe showing its white pole) */
+    for (int i = 0; i < nt; i++) {
+        int j = res[i];
+
+        if (j < 0 || j >= nd || a[i * m + j] >= BIG * 0.5 || !by_ball[i])
+            continue;
+        for (int i2 = 0; i2 < nt; i2++) {
+            int j2 = res[i2];
+            const trk_t *k2 = &tr->trk[rows[i2]];
+
+            /* between the two: within 1.5 R of where each should be (two
+             * balls are 2 R apart at least; a ball's own detection with its
+             * partner unseen is far nearer one of them) */
+            if (i2 == i || !by_ball[i2] || k2->hits < 2 || (j2 >= 0 && j2 < nd && a[i2 * m + j2] < BIG * 0.5) ||
+                hypot(tr->det[j].x - pc[2 * i], tr->det[j].y - pc[2 * i + 1]) > 1.5 * tr->table.ball_radius_mm ||
+                hypot(tr->det[j].x - pc[2 * i2], tr->det[j].y - pc[2 * i2 + 1]) > 1.5 * tr->table.ball_radius_mm)
+                continue;
+            if (a[i2 * m + j] < BIG * 0.5 && a[i2 * m + j] - a[i * m + j] < log(4.0)) {
+                res[i] = -2; /* not seen, but not missed either */
+                amb[j] = true;
+                break;
+            }
+        }
+    }
 
     {
         bool used[CR_VISION_MAX_DETECTIONS];
 
-        memset(used, 0, sizeof(used));
+        memcpy(used, amb, sizeof(used)); /* an ambiguous one starts no track */
         for (int i = 0; i < nt; i++) {
             trk_t *k = &tr->trk[rows[i]];
             int j = res[i];
@@ -1588,6 +1617,8 @@ int cr_tracker_push(cr_tracker_t *tr, double t_s, uint64_t frame, const cr_detec
                 track_update(tr, k, &tr->det[j], t_s);
                 continue;
             }
+            if (j == -2)
+                continue; /* its detection was in doubt: still seen, as it was */
             /* missed */
             k->miss_run++;
             if (k->state == SLOT_TENT) {

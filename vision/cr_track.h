@@ -27,7 +27,14 @@
  *    never starts one (two balls' centres are never closer than 2R). A
  *    detection the detector found looking where this tracker expected a
  *    ball (hint_tag, from cr_tracker_expect()) may continue that ball's
- *    track only, and never starts one.
+ *    track only, and never starts one. A detection within 1.5 R of where
+ *    each of two balls about to meet should be, whose score for the one
+ *    that found nothing this frame is within log 4 of the winner's (two
+ *    touching balls seen as one blob, a blurred hitter over the ball it
+ *    hits) goes to neither and starts no track; both stay seen, as they
+ *    were: taken, it could pull a resting ball onto its hitter's path, a
+ *    swap that looks cannot undo when the two look alike (the cue ball and
+ *    a racked stripe showing its white pole).
  *  - tracks start tentative and are output only once confirmed
  *    (confirm_hits detections); tentative tracks that miss die silently
  *    (phantoms).

@@ -396,7 +396,9 @@ typedef bool (*accept_fn)(const void *ctx, double tau);
  *     crossing of 0, fresh, unless the normal speed there is at most
  *     v_graze (a graze, no event);
  *   - never apart (a ball pushed into another or into a cushion by its own
- *     friction): the crossing of -PEN_MM, a push. Pushes get their impulse
+ *     friction): the crossing of -PEN_MM, a push (fresh when it closes
+ *     faster than V_PUSH there: a ball struck into one it rested a hair
+ *     away from, under SEP_MM, collides with it). Pushes get their impulse
  *     at that small overlap, which keeps their normal speed from shrinking
  *     toward 0 and so their rebounds from piling up without end (a Zeno
  *     sequence of ever smaller bounces). */
@@ -461,6 +463,17 @@ static double gap_first(const double *cin, int deg, double k, double H, double v
             c[0] += level;
         }
         speed = -poly_der(c, deg, tau) / k;
+        if (!armed && f0 > 0.0 && (!acc || acc(ctx, tau))) {
+            /* never apart, but closing faster than a push where the gap
+             * reaches 0: a ball struck into one it rested a hair away from
+             * (under SEP_MM), a collision there */
+            double t0 = f1 <= 0.0 ? solve_bracket(c, deg, pts[i], pts[i + 1], f0) : NAN;
+
+            if (isfinite(t0) && t0 <= tau && -poly_der(c, deg, t0) / k > V_PUSH && (!acc || acc(ctx, t0))) {
+                *fresh = true;
+                return t0;
+            }
+        }
         if (speed > vmin && (!acc || acc(ctx, tau))) {
             *fresh = armed;
             return tau;

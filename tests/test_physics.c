@@ -977,6 +977,37 @@ static void test_pushes(void)
     cr_sim_destroy(s);
 }
 
+/* A cue ball resting a hair (under SEP_MM) from an object ball, struck
+ * into it: a collision at the stroke (reported), not a push, and the
+ * object ball leaves along the line of centres. Pushed slower than V_PUSH
+ * the two stay a push (no event). */
+static void test_struck_into_frozen_ball(void)
+{
+    static const double gaps[3] = {0.0, 0.05, 0.3};
+
+    for (int q = 0; q < 3; q++) {
+        cr_sim_t *s = sim_new(NULL);
+        const cr_ball_pos_t b[2] = {{0, 600.0, 635.0}, {1, 600.0 + D2R + gaps[q], 635.0}};
+        cr_sim_ball_t st[CR_NUM_BALLS];
+        int n, k, hits = 0;
+
+        CU_ASSERT_FATAL(s != NULL);
+        CU_ASSERT_EQUAL(cr_sim_place(s, b, 2), CR_OK);
+        CU_ASSERT_EQUAL(cr_sim_strike(s, 0, 1500.0, 0.0, 0.0, 0.0), CR_OK);
+        CU_ASSERT_EQUAL(cr_sim_run(s, INFINITY, ev, EV_CAP, &n), CR_OK);
+        for (k = 0; k < n; k++)
+            if (ev[k].type == CR_EV_COLLISION && ((ev[k].a == 0 && ev[k].b == 1) || (ev[k].a == 1 && ev[k].b == 0))) {
+                hits++;
+                if (hits == 1)
+                    CU_ASSERT(ev[k].t < 1e-3);
+            }
+        CU_ASSERT(hits >= 1);
+        CU_ASSERT_EQUAL(cr_sim_state_at(s, 0.2, st), CR_OK);
+        CU_ASSERT(st[1].x > 600.0 + D2R + 100.0); /* driven off along the line */
+        cr_sim_destroy(s);
+    }
+}
+
 /* Slow breaks found by randomized testing where the balls end in tight
  * clusters: a ball wedged between others (the jam rule), balls pushed over
  * and over against resting neighbours (no drift into them). They must end,
@@ -1264,6 +1295,7 @@ int cr_test_register_physics(void)
     runs = CU_add_suite("physics runs", NULL, NULL);
     if (!runs || !CU_add_test(runs, "breaks", test_break) || !CU_add_test(runs, "energy", test_energy) ||
         !CU_add_test(runs, "exact event times", test_exact_times) || !CU_add_test(runs, "pushes", test_pushes) ||
+        !CU_add_test(runs, "struck into a ball it rests a hair from", test_struck_into_frozen_ball) ||
         !CU_add_test(runs, "clusters", test_clusters) ||
         !CU_add_test(runs, "determinism", test_determinism) ||
         !CU_add_test(runs, "several shots", test_multi_shot))

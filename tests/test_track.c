@@ -364,6 +364,24 @@ static void test_pocketed_ball_gone(void)
     CU_ASSERT(p.gone > 0);
     CU_ASSERT_EQUAL(p.hidden, 0);
 
+    /* hanging in the foot-right mouth, 15 mm past the line between the jaw
+     * points, at rest, then gone: it dropped (RULES.md G7) */
+    memset(&p, 0, sizeof(p));
+    p.x0 = 2525.5;
+    p.y0 = 1223.8;
+    p.vanish = 60;
+    CU_ASSERT(run_tracker(NULL, 60, p.vanish + 60, pocket_gen, pocket_check, &p) > 0);
+    CU_ASSERT(p.gone > 0);
+    CU_ASSERT_EQUAL(p.hidden, 0);
+    /* resting just in front of that line (a hand may hide it): HIDDEN */
+    memset(&p, 0, sizeof(p));
+    p.x0 = 2490.0;
+    p.y0 = 1215.0;
+    p.vanish = 60;
+    CU_ASSERT(run_tracker(NULL, 60, p.vanish + 60, pocket_gen, pocket_check, &p) > 0);
+    CU_ASSERT_EQUAL(p.gone, 0);
+    CU_ASSERT(p.hidden > 0);
+
     /* the same ball vanishing mid-table (under an arm) is HIDDEN, not GONE */
     memset(&p, 0, sizeof(p));
     p.x0 = 800;

@@ -858,6 +858,22 @@ static bool into_pocket(const cr_tracker_t *tr, double x, double y, double vx, d
             continue;
         if (dist < 0.8 * R || x < 0 || y < 0 || x > L || y > W)
             return true; /* already over the hole */
+        {
+            /* hanging past the line between the jaw points: a ball lost
+             * there, however slow, dropped (RULES.md G7) */
+            cr_point_t ja, jb;
+            double mx, my;
+
+            cr_table_pocket_mouth(&tr->table, (cr_pocket_t)pk, &ja, &jb);
+            mx = -(jb.y - ja.y);
+            my = jb.x - ja.x;
+            if ((ja.x - 0.5 * L) * mx + (ja.y - 0.5 * W) * my < 0) {
+                mx = -mx;
+                my = -my;
+            }
+            if ((x - ja.x) * mx + (y - ja.y) * my > 0)
+                return true;
+        }
         if (sp < 50.0)
             continue;
         if ((vx * dx + vy * dy) > 0.5 * sp * dist)

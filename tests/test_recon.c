@@ -1407,6 +1407,44 @@ static void test_cushion_just_after_a_collision(void)
  * its speed away), the contact is at the stroke, and the object ball is
  * not "still moving" then (it used to be in 7 of these 8 cases, with no
  * contact at all: a false balls_moving and a false no_contact). */
+/* Struck square and without spin into a ball it is frozen to (or rests a
+ * hair from), the cue ball gives that ball nearly all its speed and moves
+ * a millimetre or two: it has no onset of its own. The ball leaving along
+ * the line of centres at speed between shots is the stroke, and the
+ * contact is at it (it used to be no event at all: the shot was missed and
+ * every later shot numbered one off). */
+static void test_stun_into_a_frozen_ball(void)
+{
+    static rcase_t c;
+    int bad = 0;
+
+    for (int q = 0; q < 6; q++) {
+        setup_t s;
+        const cr_event_t *st;
+        double ang = (20.0 + 25.0 * q) * 3.14159265358979323846 / 180.0, gap = q % 3 == 0 ? 0.0 : 0.05 * q;
+
+        memset(&s, 0, sizeof(s));
+        s.fps = q % 2 ? 60.0 : 120.0;
+        s.balls[0] = (cr_ball_pos_t){0, 1300.0, 600.0};
+        s.balls[1] = (cr_ball_pos_t){1, 1300.0 + (2.0 * 28.575 + gap) * cos(ang), 600.0 + (2.0 * 28.575 + gap) * sin(ang)};
+        s.n = 2;
+        s.speed = 900.0 + 150.0 * q;
+        s.heading_deg = ang * 180.0 / 3.14159265358979323846;
+        s.tip_b = 0.0;
+        s.seed = 340 + (uint64_t)q;
+        CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+        CU_ASSERT_FATAL(c.nt > 0 && c.truth[0].type == CR_EV_COLLISION); /* the set-up: contact first */
+        st = find(c.got, c.ng, CR_EV_STROKE, -1, NULL);
+        if (!st || !find_pair(c.got, c.ng, 0, 1, c.truth[0].t, 1.5 / s.fps) ||
+            count(c.got, c.ng, CR_EV_DISTURBED, -1) != 0) {
+            bad++;
+            printf("\n  case %d: stroke %s, contact %s, %d disturbed", q, st ? "found" : "missed",
+                   find_pair(c.got, c.ng, 0, 1, NAN, 0) ? "late" : "missed", count(c.got, c.ng, CR_EV_DISTURBED, -1));
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
 static void test_frozen_to_the_cue_ball(void)
 {
     static rcase_t c;
@@ -1521,6 +1559,7 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "cut into a cushion", test_cut_cushion) ||
         !CU_add_test(s, "a cushion just after a collision (30 fps)", test_cushion_just_after_a_collision) ||
         !CU_add_test(s, "a ball frozen to the cue ball is not moving at the stroke", test_frozen_to_the_cue_ball) ||
+        !CU_add_test(s, "a stun shot into a frozen ball", test_stun_into_a_frozen_ball) ||
         !CU_add_test(s, "close first contact", test_close_first_contact) || !CU_add_test(s, "scratch", test_scratch) ||
         !CU_add_test(s, "off the table", test_off_table) ||
         !CU_add_test(s, "disturbed between shots", test_disturbed_between_shots) ||

@@ -41,6 +41,7 @@
 #define QCAP 512        /* events waiting to be handed out */
 #define MIN_OUT 64      /* smallest out capacity accepted */
 #define RW_MAX 160      /* samples in a cushion V fit */
+#define FROZEN_STRUCK_MM_S 300.0 /* a ball struck through the cue ball frozen to it leaves faster */
 #define RC_MAX 64       /* samples of one ball in a contact refinement */
 
 enum { OB_NONE = 0, OB_SEEN, OB_HIDDEN, OB_GONE };
@@ -2809,13 +2810,25 @@ static int find_cause(cr_recon_t *rc, const change_t *c, double *t_out, bool *fr
     return best_k;
 }
 
+static bool frozen_to_cue(const cr_recon_t *rc, const change_t *c);
+
 /* Explains a change by find_cause; returns true when it found one. */
 static bool explain_late(cr_recon_t *rc, change_t *c)
 {
     double t = c->t;
     bool fr = false;
-    int k = find_cause(rc, c, &t, &fr), a, b;
+    int k, a, b;
 
+    if (c->kind == CH_ONSET && !rc->active && !c->creep && frozen_to_cue(rc, c)) {
+        /* struck through the cue ball frozen to it, which gave it all its
+         * speed and hardly moved (a stun shot): the stroke, and the
+         * contact at it */
+        emit_stroke(rc, c->t, false);
+        emit_collision(rc, CR_BALL_CUE, c->ball, c->t, 1.0);
+        c->done = true;
+        return true;
+    }
+    k = find_cause(rc, c, &t, &fr);
     if (k < 0)
         return false;
     c->done = true;
@@ -3267,6 +3280,30 @@ static int frozen_start(const cr_recon_t *rc, const change_t *c, double *t_on)
         *t_on = b->anc_t;
     }
     return best;
+}
+
+/* Whether an object ball starting from rest between shots was struck
+ * through the cue ball: it rested frozen to the resting cue ball (centres
+ * within 2R + contact_tol) and leaves along their line of centres (within
+ * about 25 degrees), faster than a hand would nudge it (FROZEN_STRUCK_MM_S).
+ * Struck square, the cue ball gives it nearly all its speed and moves a
+ * millimetre or two: no onset of its own. */
+static bool frozen_to_cue(const cr_recon_t *rc, const change_t *c)
+{
+    const rball_t *q = &rc->b[CR_BALL_CUE];
+    const seg_t *qs;
+    double lx, ly, ll, sp = hypot(c->vout[0], c->vout[1]);
+
+    if (c->ball == CR_BALL_CUE || c->ball >= NID || !c->before.rest || q->state != B_REST || q->nh == 0 ||
+        !(sp > FROZEN_STRUCK_MM_S))
+        return false;
+    qs = seg_at(q, c->t);
+    if (!qs || !qs->rest)
+        return false;
+    lx = c->before.p[0] - qs->p[0];
+    ly = c->before.p[1] - qs->p[1];
+    ll = hypot(lx, ly);
+    return ll <= 2.0 * rc->R + rc->p.contact_tol_mm && ll > 0 && (lx * c->vout[0] + ly * c->vout[1]) > 0.9 * ll * sp;
 }
 
 static void resolve_changes(cr_recon_t *rc)

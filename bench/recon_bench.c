@@ -11,9 +11,8 @@
  * What the tracker stand-in knows: per frame each visible ball's position
  * with Gaussian noise (sigma 0.5 mm at rest, growing to 2 mm at 1 m/s and
  * above, fixed seed), velocities by finite differences of the noisy
- * positions, SEEN for visible balls; a ball that disappears while moving, or
- * hanging past a pocket's mouth line, is GONE, else HIDDEN (its last
- * position held). Nothing of the truth
+ * positions, SEEN for visible balls; a ball that disappears while moving is
+ * GONE, while at rest HIDDEN (its last position held). Nothing of the truth
  * events is used except the session line and the operator `input` lines
  * (calls, racks), which a referee system gets from the operator.
  *
@@ -100,29 +99,8 @@ typedef struct {
     bool seen_before;
 } tball_t;
 
-/* Past the line between a pocket's jaw points (hanging in the mouth): a
- * ball lost there dropped, as the tracker decides (into_pocket()). */
-static bool past_a_mouth(const cr_table_t *table, double x, double y)
-{
-    for (int pk = 0; pk < CR_POCKET_COUNT; pk++) {
-        cr_point_t ja, jb;
-        double mx, my;
-
-        cr_table_pocket_mouth(table, (cr_pocket_t)pk, &ja, &jb);
-        mx = -(jb.y - ja.y);
-        my = jb.x - ja.x;
-        if ((ja.x - 0.5 * table->length_mm) * mx + (ja.y - 0.5 * table->width_mm) * my < 0) {
-            mx = -mx;
-            my = -my;
-        }
-        if (hypot(x - 0.5 * (ja.x + jb.x), y - 0.5 * (ja.y + jb.y)) < 120.0 && (x - ja.x) * mx + (y - ja.y) * my > 0)
-            return true;
-    }
-    return false;
-}
-
 static void make_frame(cr_ball_frame_t *fr, long idx, double t, const double *x, const double *y, const int *vis,
-                       const bool *listed, tball_t *tb, double dt, const cr_table_t *table)
+                       const bool *listed, tball_t *tb, double dt)
 {
     int i;
 
@@ -162,7 +140,7 @@ static void make_frame(cr_ball_frame_t *fr, long idx, double t, const double *x,
                 continue; /* never seen: the tracker does not know it */
             }
             if (tb[i].status == CR_BALL_SEEN)
-                tb[i].status = sp > 20.0 || past_a_mouth(table, tb[i].nx, tb[i].ny) ? CR_BALL_GONE : CR_BALL_HIDDEN;
+                tb[i].status = sp > 20.0 ? CR_BALL_GONE : CR_BALL_HIDDEN;
             o->x = tb[i].nx;
             o->y = tb[i].ny;
             o->sigma_mm = 0.5;
@@ -274,7 +252,7 @@ int main(int argc, char **argv)
             continue;
         if (!ok || f != cur) {
             if (cur >= 0) {
-                make_frame(fr, frame_no++, t_cur, x, y, vis, listed, tb, 1.0 / fps, &tab);
+                make_frame(fr, frame_no++, t_cur, x, y, vis, listed, tb, 1.0 / fps);
                 if (cr_recon_push(rc, fr, outv, 256, &n) != CR_OK) {
                     fprintf(stderr, "recon_bench: push failed at t=%.3f\n", t_cur);
                     FAIL;

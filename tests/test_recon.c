@@ -1027,6 +1027,46 @@ static void test_wavering_ball(void)
     }
 }
 
+/* A ball that crept into a corner pocket's jaws and stopped past the line
+ * between the jaw points, then is no longer seen (the tracker holds a ball
+ * lost at rest where it was, hidden): it dropped (RULES.md G7). One resting
+ * just in front of that line, hidden, is under a hand: no pocket. */
+static void test_hung_ball_drops(void)
+{
+    static const double pos[2][2] = {{2525.5, 1223.8}, {2490.0, 1215.0}};
+
+    for (int q = 0; q < 2; q++) {
+        rfix_t f;
+        const double fps = 60.0;
+        int k, pockets = 0, n = 0;
+
+        rfix_open(&f, fps, 91 + (uint64_t)q);
+        for (k = 0; k < (int)(3.0 * fps); k++) {
+            double t = k / fps;
+            cr_ball_obs_t *o;
+
+            rfix_frame(&f, t, k);
+            rfix_ball(&f, 0, 0, 500, 600, 0.5, 0.5);
+            o = rfix_ball(&f, 3, 1, pos[q][0], pos[q][1], 0.4, 0.5);
+            if (t >= 1.0) { /* lost: held where it was */
+                o->x = pos[q][0];
+                o->y = pos[q][1];
+                o->status = CR_BALL_HIDDEN;
+            }
+            CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
+            for (int j = 0; j < n; j++)
+                if (f.out[j].type == CR_EV_POCKET && f.out[j].ball == 3) {
+                    pockets++;
+                    CU_ASSERT_EQUAL(f.out[j].pocket, CR_POCKET_FOOT_RIGHT);
+                    CU_ASSERT_DOUBLE_EQUAL(f.out[j].t, 1.0, 2.0 / fps);
+                }
+        }
+        pockets += rfix_push(&f, true, CR_EV_POCKET, 3);
+        CU_ASSERT_EQUAL(pockets, q == 0 ? 1 : 0);
+        rfix_close(&f);
+    }
+}
+
 /* Between shots nothing is struck. Before the first shot a racked ball's
  * detections shift toward its neighbour for a moment (a hand or the cue
  * over it biases the fit) and the neighbour's shift a little later: no
@@ -1575,6 +1615,7 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "cue ball put down nearby", test_placed_nearby) ||
         !CU_add_test(s, "cue ball back under an unnamed track", test_cue_back_unnamed) ||
         !CU_add_test(s, "wavering ball is not touched", test_wavering_ball) ||
+        !CU_add_test(s, "a ball hanging in the jaws that is lost dropped", test_hung_ball_drops) ||
         !CU_add_test(s, "a ball that cannot be the cue ball gives no stroke", test_not_cue_no_stroke) ||
         !CU_add_test(s, "a track lost by a pocket is no ball dropped", test_track_break_by_pocket) ||
         !CU_add_test(s, "a ball lost on its way into a pocket dropped there", test_lost_into_pocket) ||

@@ -41,6 +41,7 @@
 #define QCAP 512        /* events waiting to be handed out */
 #define MIN_OUT 64      /* smallest out capacity accepted */
 #define RW_MAX 160      /* samples in a cushion V fit */
+#define HUNG_UNSEEN_S 0.3 /* a ball at rest past a mouth line, unseen this long, dropped */
 #define FROZEN_STRUCK_MM_S 300.0 /* a ball struck through the cue ball frozen to it leaves faster */
 #define RC_MAX 64       /* samples of one ball in a contact refinement */
 
@@ -1220,6 +1221,26 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
     int n;
     seg_t before, m;
 
+    if (f->st[i] == OB_HIDDEN && frame_ok(rc, b->last_seen) && f->t - frm(rc, b->last_seen)->t >= HUNG_UNSEEN_S) {
+        /* at rest past the line between a pocket's jaw points, then not
+         * seen: it dropped (RULES.md G7; the tracker holds a ball it lost
+         * at rest where it was, as under a hand) */
+        int p = near_pocket(rc, b->rx, b->ry, rc->R, NULL);
+
+        if (p >= 0 && past_mouth(rc, p, b->rx, b->ry)) {
+            cr_event_t ev;
+
+            cr_event_init(&ev, CR_EV_POCKET);
+            ev.t = frm(rc, b->last_seen)->t + 0.5 * rc->dt;
+            ev.shot = rc->active ? rc->shot : -1;
+            ev.ball = i;
+            ev.pocket = (cr_pocket_t)p;
+            queue_event(rc, &ev);
+            b->state = B_GONE;
+            b->t_gone = ev.t;
+            return;
+        }
+    }
     if (f->st[i] == OB_HIDDEN || f->st[i] == OB_NONE)
         return;
     if (f->st[i] == OB_GONE) {

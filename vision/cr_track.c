@@ -11,6 +11,8 @@
 #include <string.h>
 #include <time.h>
 
+#define HELD_MIN_HITS 8    /* a ball held hidden at rest was seen at least this often, */
+#define HELD_UNSEEN_S 1.0  /* or is dropped after this long unseen */
 #define TRK_SLOTS 128                     /* track records (live + retiring) */
 #define TRK_LIVE CR_VISION_MAX_DETECTIONS /* tracks in one frame */
 #define TRK_IDS CR_VISION_MAX_BALLS       /* ids 0..15 */
@@ -858,22 +860,6 @@ static bool into_pocket(const cr_tracker_t *tr, double x, double y, double vx, d
             continue;
         if (dist < 0.8 * R || x < 0 || y < 0 || x > L || y > W)
             return true; /* already over the hole */
-        {
-            /* hanging past the line between the jaw points: a ball lost
-             * there, however slow, dropped (RULES.md G7) */
-            cr_point_t ja, jb;
-            double mx, my;
-
-            cr_table_pocket_mouth(&tr->table, (cr_pocket_t)pk, &ja, &jb);
-            mx = -(jb.y - ja.y);
-            my = jb.x - ja.x;
-            if ((ja.x - 0.5 * L) * mx + (ja.y - 0.5 * W) * my < 0) {
-                mx = -mx;
-                my = -my;
-            }
-            if ((x - ja.x) * mx + (y - ja.y) * my > 0)
-                return true;
-        }
         if (sp < 50.0)
             continue;
         if ((vx * dx + vy * dy) > 0.5 * sp * dist)
@@ -1673,6 +1659,12 @@ int cr_tracker_push(cr_tracker_t *tr, double t_s, uint64_t frame, const cr_detec
                 k->state = SLOT_DEAD;
             /* a ball lost while rolling, not found again: its place is unknown */
             if (k->status == CR_BALL_HIDDEN && k->moving_at_loss && t_s - k->t_seen > tr->p.lost_moving_s)
+                k->state = SLOT_DEAD;
+            /* seen for a handful of frames, then not for a second though
+             * looked for where it would rest: no ball (a blob on the cue
+             * stick or a hand, taken for a ball at rest and held there) */
+            if (k->status == CR_BALL_HIDDEN && !k->moving_at_loss && k->hits < HELD_MIN_HITS &&
+                t_s - k->t_seen > HELD_UNSEEN_S)
                 k->state = SLOT_DEAD;
         }
         /* new tracks */

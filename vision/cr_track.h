@@ -45,7 +45,10 @@
  *    HIDDEN, holding (or, when it was rolling, predicting) its position. A
  *    GONE ball seen again at the same place within gone_keep_s was only in
  *    the jaw shadow: its GONE frames still in the buffer become HIDDEN. A
- *    ball lost while rolling and not found within lost_moving_s ends. A
+ *    ball lost while rolling and not found within lost_moving_s ends; so
+ *    does one lost at rest that was seen fewer than 8 times and not again
+ *    for a second (a blob on the cue stick or a hand, taken for a ball
+ *    for a moment, is not held where it was for the rest of the match). A
  *    hidden ball whose place another, continuously followed ball rolls over
  *    is not there: its track ends (in a pocket mouth: it was knocked in, GONE).
  *  - repairs inside the delay, before frames are published:

@@ -72,6 +72,8 @@ typedef struct {
     double dist_sig;        /* ... and the typical sigma of its samples before it started */
     int dist_shot;
     double sig_run;         /* running mean of the sigma of its recent samples, mm */
+    double scat2;           /* at rest: running mean square of its samples' distance
+                             * from the rest position, mm^2 */
     bool uncaused;          /* its current motion began with nothing seen to start it */
     double dir[2];          /* direction of travel when it stopped */
     seg_t hist[NSEG];
@@ -1215,11 +1217,20 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
 {
     rball_t *b = &rc->b[i];
     rframe_t *f = frm(rc, a);
-    double s = sig(rc, f->s[i]), thr = fmax(rc->p.onset_min_mm, rc->p.onset_k * s * sqrt(1.0 + 1.0 / fmax(b->rw, 1.0)));
-    double dev, px, py, vx, vy, sp, t_on;
+    /* the sample's sigma, or, after 30 samples at this rest, the scatter
+     * seen there when it is clearly larger (by 30 %: three standard errors
+     * of a mean square over some 40 samples): a ball of the cloth's colour
+     * under the cue, whose fits waver by more than they say; per axis, as
+     * the sigma */
+    double s = sig(rc, f->s[i]), sc = b->rw >= 30 ? sqrt(0.5 * b->scat2) : 0.0;
+    double thr, dev, px, py, vx, vy, sp, t_on;
     long k, e = last_frame(rc, a);
     int n;
     seg_t before, m;
+
+    if (sc > 1.3 * s)
+        s = sc;
+    thr = fmax(rc->p.onset_min_mm, rc->p.onset_k * s * sqrt(1.0 + 1.0 / fmax(b->rw, 1.0)));
 
     if (f->st[i] == OB_HIDDEN && frame_ok(rc, b->last_seen) && f->t - frm(rc, b->last_seen)->t >= HUNG_UNSEEN_S) {
         /* at rest past the line between a pocket's jaw points, then not
@@ -1281,6 +1292,10 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
     if (dev <= thr) {
         double w = b->rw < 50 ? b->rw + 1 : 50;
 
+        /* the mean square over the rest so far, then a running one (the
+         * first samples, where the ball may still creep, weigh little once
+         * thirty more are in) */
+        b->scat2 = b->rw < 2 ? dev * dev : b->scat2 + (dev * dev - b->scat2) / fmin(w, 40.0);
         b->rx += (f->x[i] - b->rx) / w;
         b->ry += (f->y[i] - b->ry) / w;
         b->rw = w;

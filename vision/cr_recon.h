@@ -53,6 +53,10 @@
  * (the other ball wavered or was moved by hand, and is the one judged).
  * Only a start with no possible cause is `disturbed`; a slow start moments
  * after a ball seemed to stop is its creep, no event.
+ * A resting ball starts when a sample leaves its rest by onset_k sigmas:
+ * the sample's own, or, after 30 samples at that rest, the scatter seen
+ * there when it is 30 % larger (the fits of a ball of the cloth's colour
+ * under the cue waver by more than they claim).
  * A ball that jumps more than R in a frame and stays put was put there by
  * hand (its rest is the sigma-weighted mean of its samples there).
  *

@@ -41,6 +41,7 @@
 #define QCAP 512        /* events waiting to be handed out */
 #define MIN_OUT 64      /* smallest out capacity accepted */
 #define RW_MAX 160      /* samples in a cushion V fit */
+#define VANISH_WAIT_S 0.05 /* a rolling ball hidden this long near a pocket dropped */
 #define HUNG_UNSEEN_S 0.3 /* a ball at rest past a mouth line, unseen this long, dropped */
 #define FROZEN_STRUCK_MM_S 300.0 /* a ball struck through the cue ball frozen to it leaves faster */
 #define RC_MAX 64       /* samples of one ball in a contact refinement */
@@ -2147,7 +2148,10 @@ static void analyse_moving(cr_recon_t *rc, int i, long a)
         for (k = a + 1; k <= e; k++)
             if (frm(rc, k)->st[i] == OB_SEEN)
                 return; /* a dropout: wait */
-        if (f->st[i] == OB_HIDDEN && a - b->last_seen < 2)
+        /* unseen for two frames and 50 ms at least (at 120 fps a ball in
+         * a jaw's shadow is often missed for a few frames) */
+        if (f->st[i] == OB_HIDDEN &&
+            (a - b->last_seen < 2 || !frame_ok(rc, b->last_seen) || f->t - frm(rc, b->last_seen)->t < VANISH_WAIT_S))
             return;
         vanish(rc, i, a);
         return;

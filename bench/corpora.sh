@@ -3,7 +3,10 @@
 # accuracy is measured on. Each clip is `cueref sim --random 20 --vary` with its own
 # seed (camera tilt 0-8 deg, off-centre, lens distortion, cloth colour, light and
 # noise drawn from the seed); games alternate 9-ball and 8-ball. The cue stick and
-# the shooter's arm are in every shot. Same seeds, same files.
+# the shooter's arm are in every shot. Same seeds, same truth and positions. The same
+# code has given different review results on two machines (a ball of the cloth's colour
+# found on one, lost on the other: the video files or the processing differ, not found
+# out which), so compare codes on the same files, in the same runs.
 #
 #   variant    size       fps  clips x shots
 #   1080p60    1920x1080   60   15 x 20

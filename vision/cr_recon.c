@@ -1844,7 +1844,6 @@ static int rail_samples(cr_recon_t *rc, int i, int r, long k0, long k1, double t
     dmin = cush_dist(rc, r, p.x, p.y);
     cr_table_cushion_piece(&rc->tab, (cr_rail_t)r, p, &on, dir);
     sgn = (p.x - on.x) * dir[1] - (p.y - on.y) * dir[0];
-    *at_point = false;
     if (dmin > fabs(sgn) + 1e-6 && dmin <= rc->R + rc->p.contact_tol_mm) {
         /* at a jaw point itself: the ball turns about it */
         *at_point = true;

@@ -1519,6 +1519,28 @@ static void test_stun_into_a_frozen_ball(void)
     CU_ASSERT_EQUAL(bad, 0);
 }
 
+/* After a set-up with a ball frozen to the cue ball and struck through the
+ * contact (the truth's first event is that contact): a stroke, neither a
+ * double hit nor a push shot, no ball moving at the stroke, and the
+ * contact 0-1 within tol_frames of the truth's. Returns 1 when the last
+ * two fail (printed with label and q), else 0. */
+static int frozen_stroke_bad(const rcase_t *c, double fps, double tol_frames, const char *label, int q)
+{
+    const cr_event_t *st;
+
+    CU_ASSERT_FATAL(c->nt > 0 && c->truth[0].type == CR_EV_COLLISION); /* the set-up: contact first */
+    st = find(c->got, c->ng, CR_EV_STROKE, -1, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    /* shooting into a frozen ball is neither a double hit nor a push shot */
+    CU_ASSERT_EQUAL(count(c->got, c->ng, CR_EV_DOUBLE_HIT, -1) + count(c->got, c->ng, CR_EV_PUSH_SHOT, -1), 0);
+    if (st->n_moving != 0 || !find_pair(c->got, c->ng, 0, 1, c->truth[0].t, tol_frames / fps)) {
+        printf("\n  %scase %d: %d balls moving at the stroke, contact 0-1 %s", label, q, st->n_moving,
+               find_pair(c->got, c->ng, 0, 1, NAN, 0) ? "late" : "missed");
+        return 1;
+    }
+    return 0;
+}
+
 static void test_frozen_to_the_cue_ball(void)
 {
     static rcase_t c;
@@ -1526,7 +1548,6 @@ static void test_frozen_to_the_cue_ball(void)
 
     for (int q = 0; q < 8; q++) {
         setup_t s;
-        const cr_event_t *st;
         double ang = (-80.0 + 5.0 * q) * 3.14159265358979323846 / 180.0;
 
         memset(&s, 0, sizeof(s));
@@ -1540,16 +1561,7 @@ static void test_frozen_to_the_cue_ball(void)
         s.tip_b = 0.5; /* follow: the cue ball goes on after the 1 */
         s.seed = 300 + (uint64_t)q;
         CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
-        CU_ASSERT_FATAL(c.nt > 0 && c.truth[0].type == CR_EV_COLLISION); /* the set-up: contact first */
-        st = find(c.got, c.ng, CR_EV_STROKE, -1, NULL);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(st);
-        /* shooting into a frozen ball is neither a double hit nor a push shot */
-        CU_ASSERT_EQUAL(count(c.got, c.ng, CR_EV_DOUBLE_HIT, -1) + count(c.got, c.ng, CR_EV_PUSH_SHOT, -1), 0);
-        if (st->n_moving != 0 || !find_pair(c.got, c.ng, 0, 1, c.truth[0].t, 1.5 / s.fps)) {
-            bad++;
-            printf("\n  case %d: %d balls moving at the stroke, contact %s", q, st->n_moving,
-                   find_pair(c.got, c.ng, 0, 1, NAN, 0) ? "late" : "missed");
-        }
+        bad += frozen_stroke_bad(&c, s.fps, 1.5, "", q);
     }
     CU_ASSERT_EQUAL(bad, 0);
     /* and through a chain: the cue ball frozen to the 1, the 1 to the 2,
@@ -1561,7 +1573,6 @@ static void test_frozen_to_the_cue_ball(void)
     bad = 0;
     for (int q = 0; q < 8; q++) {
         setup_t s;
-        const cr_event_t *st;
         double ang = (-80.0 + 5.0 * q) * 3.14159265358979323846 / 180.0, b2 = ang + (q % 3 - 1) * 0.3;
 
         memset(&s, 0, sizeof(s));
@@ -1576,15 +1587,7 @@ static void test_frozen_to_the_cue_ball(void)
         s.wait_s = 2.0;
         s.seed = 320 + (uint64_t)q;
         CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
-        CU_ASSERT_FATAL(c.nt > 0 && c.truth[0].type == CR_EV_COLLISION); /* the set-up: contact first */
-        st = find(c.got, c.ng, CR_EV_STROKE, -1, NULL);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(st);
-        CU_ASSERT_EQUAL(count(c.got, c.ng, CR_EV_DOUBLE_HIT, -1) + count(c.got, c.ng, CR_EV_PUSH_SHOT, -1), 0);
-        if (st->n_moving != 0 || !find_pair(c.got, c.ng, 0, 1, c.truth[0].t, 3.0 / s.fps)) {
-            bad++;
-            printf("\n  chain case %d: %d balls moving at the stroke, contact 0-1 %s", q, st->n_moving,
-                   find_pair(c.got, c.ng, 0, 1, NAN, 0) ? "late" : "missed");
-        }
+        bad += frozen_stroke_bad(&c, s.fps, 3.0, "chain ", q);
     }
     CU_ASSERT_EQUAL(bad, 0);
 }

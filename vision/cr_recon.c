@@ -2080,8 +2080,10 @@ static void rail_watch(cr_recon_t *rc, int i, long a)
     for (r = 0; r < CR_RAIL_COUNT; r++) {
         double d;
 
-        d = cush_dist(rc, r, f->x[i], f->y[i]);
-        if (d > 3.0 * rc->R) {
+        /* every piece of the cushion lies on or beyond the nose line: a
+         * ball far from that line is far from the cushion (the cheap test
+         * first, for every ball and rail in every frame) */
+        if (rail_dist(rc, r, f->x[i], f->y[i]) > 3.0 * rc->R || (d = cush_dist(rc, r, f->x[i], f->y[i])) > 3.0 * rc->R) {
             b->rw_on[r] = false;
             continue;
         }

@@ -649,6 +649,12 @@ static int review_run(const review_opts_t *o)
         }
         rv.sec_detect += now_s() - t0;
         t0 = now_s();
+        {
+            /* held balls whose place shows bare cloth */
+            int bare[CR_VISION_MAX_DETECTIONS];
+
+            cr_tracker_bare(rv.trk, bare, cr_detector_bare(rv.det, bare, CR_VISION_MAX_DETECTIONS));
+        }
         if (cr_tracker_push(rv.trk, t, fr.index, rv.dets, n) != CR_OK) {
             cr_cli_error("review: tracking failed on frame %llu", (unsigned long long)fr.index);
             goto done;

@@ -632,6 +632,81 @@ static void test_hints(void)
     }
 }
 
+/* Where a hint finds no ball, the detector says whether its place shows the
+ * background (cr_detector_bare): the place of a ball taken away, and bare
+ * cloth, do; a place under the cue does not (something covers it). Balls
+ * found stand out from the background (fg_share). */
+static void test_bare_places(void)
+{
+    static const uint8_t skin[3] = {205, 160, 130}, sleeve[3] = {30, 30, 40};
+    td_ctx_t c;
+    cr_render_ball_t balls[3];
+    cr_render_scene_t sc;
+    cr_render_info_t info;
+    cr_yuv_image_t img;
+    cr_detector_t *d = NULL;
+    cr_detection_t det[CR_VISION_MAX_DETECTIONS];
+    /* the 5's place, a place on the cue 200 mm behind its tip, bare cloth */
+    const cr_ball_hint_t hint[3] = {{1800.0, 300.0, RB / 2, 1}, {752.0, 768.0, RB / 2, 2}, {1300.0, 900.0, RB / 2, 3}};
+    int nd = 0, frame, i, tags[8], nt;
+
+    CU_ASSERT_FATAL(td_open(&c, 640, 360, 4.0, 60.0, -0.1, CR_CLOTH_GREEN, 13) == 0);
+    td_ball(&balls[0], 0, 700.0, 400.0);
+    td_ball(&balls[1], 1, 1000.0, 700.0);
+    td_ball(&balls[2], 5, 1800.0, 300.0);
+    CU_ASSERT_FATAL(cr_detector_create(&c.cam, &c.tab, NULL, &d) == 0);
+    CU_ASSERT_EQUAL(cr_detector_bare(d, tags, 8), 0);
+    CU_ASSERT_EQUAL(cr_detector_bare(NULL, tags, 8), 0);
+    for (frame = 0; frame < 4; frame++) {
+        memset(&sc, 0, sizeof sc);
+        sc.balls = balls;
+        sc.n_balls = frame == 0 ? 3 : 2; /* the 5 is taken away */
+        if (frame > 0) {
+            sc.cue.present = true;
+            sc.cue.tip_x_mm = 1000.0 - 60.0;
+            sc.cue.tip_y_mm = 700.0;
+            sc.cue.tip_z_mm = RB;
+            sc.cue.dir_deg = -20.0;
+            sc.cue.elevation_deg = 6.0;
+            CU_ASSERT_FATAL(cr_render_arm_from_cue(&sc.cue, skin, sleeve, true, &sc.arm) == 0);
+            CU_ASSERT_EQUAL(cr_detector_expect(d, hint, 3), 0);
+        }
+        CU_ASSERT_FATAL(td_render(&c, &sc, 1, (uint64_t)frame, &info, &img) == 0);
+        CU_ASSERT_EQUAL(cr_detector_run(d, &img, det, CR_VISION_MAX_DETECTIONS, &nd), 0);
+        if (frame == 0) {
+            CU_ASSERT_EQUAL(nd, 3);
+            for (i = 0; i < nd; i++)
+                CU_ASSERT(det[i].fg_share >= 0.8f);
+            continue;
+        }
+        nt = cr_detector_bare(d, tags, 8);
+        {
+            int bare1 = 0, bare2 = 0, bare3 = 0, at3 = 0;
+
+            for (i = 0; i < nt; i++) {
+                bare1 += tags[i] == 1;
+                bare2 += tags[i] == 2;
+                bare3 += tags[i] == 3;
+            }
+            /* a look's fit on bare cloth is possible (noise); it then says
+             * it stands on the background */
+            for (i = 0; i < nd; i++)
+                if (det[i].hint_tag == 3) {
+                    at3++;
+                    CU_ASSERT(det[i].fg_share <= 0.1f);
+                }
+            CU_ASSERT_EQUAL(bare1, 1);
+            CU_ASSERT_EQUAL(bare2, 0);
+            for (i = 0; i < nd; i++)
+                CU_ASSERT(det[i].hint_tag != 2);
+            CU_ASSERT_EQUAL(bare3 + at3, 1);
+        }
+        CU_ASSERT_EQUAL(cr_detector_bare(d, tags, 1), nt > 0 ? 1 : 0); /* at most max */
+    }
+    cr_detector_destroy(d);
+    td_close(&c);
+}
+
 /* Bad arguments are refused, a frame of the wrong size too. */
 static void test_invalid(void)
 {
@@ -675,7 +750,8 @@ int cr_test_register_detect(void)
         !CU_add_test(s, "cushions, pocket mouths, cue and arm", test_cushions_pockets_cue_arm) ||
         !CU_add_test(s, "motion blur", test_motion_blur) ||
         !CU_add_test(s, "ball of the cloth's colour, noise only", test_low_contrast) ||
-        !CU_add_test(s, "a ball the search misses is found where the tracker expects it", test_hints))
+        !CU_add_test(s, "a ball the search misses is found where the tracker expects it", test_hints) ||
+        !CU_add_test(s, "a hint's place that shows the background is bare", test_bare_places))
         return -1;
     return 0;
 }

@@ -736,6 +736,121 @@ static void test_blip_not_held(void)
     CU_ASSERT_EQUAL(s.held_late, 0);
 }
 
+/* ------------------------------------------- a held place that shows bare */
+
+/* A ball (the 5) rests at (1200, 600) for two seconds and is then not
+ * detected any more; the cue ball rests elsewhere throughout. how: 0, its
+ * place is not bare (something covers it); 1, the detector reports it bare
+ * (cr_tracker_bare) from then on; 2, looking for it there finds a fit on
+ * the bare background (fg_share 0). fg: the 5's detections' foreground share (a
+ * ball of the cloth's colour stands out little). Returns the frames after
+ * frame 70 in which a ball is still output at the 5's place. */
+static int bare_run(int how, float fg)
+{
+    cr_track_params_t p;
+    cr_table_t t;
+    cr_tracker_t *tr = NULL;
+    cr_ball_frame_t *f = malloc(sizeof(*f));
+    cr_ball_hint_t h[8];
+    cr_detection_t d[2];
+    const double fps = 30.0;
+    int held_late = 0, held_early = 0;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    cr_table_init(&t, 2540, 1270);
+    cr_track_params_defaults(&p);
+    CU_ASSERT_EQUAL_FATAL(cr_tracker_create(&t, &p, &tr), CR_OK);
+    for (int k = 0; k < 150; k++) {
+        int n = 0, nh = cr_tracker_expect(tr, k / fps, h, 8), tags[8], nt = 0;
+
+        d[n++] = det_of(0, 400, 300, -1);
+        if (k < 60) {
+            d[n] = det_of(5, 1200, 600, -1);
+            d[n++].fg_share = fg;
+        }
+        for (int i = 0; i < nh && how > 0 && k >= 60; i++)
+            if (hypot(h[i].x - 1200, h[i].y - 600) < 1.0) {
+                if (how == 1) {
+                    tags[nt++] = h[i].tag;
+                } else {
+                    d[n] = det_of(5, 1201, 600, -1);
+                    d[n].hint_tag = h[i].tag;
+                    d[n++].fg_share = 0.0f;
+                }
+            }
+        d[0].fg_share = 1.0f;
+        cr_tracker_bare(tr, tags, nt);
+        CU_ASSERT_EQUAL(cr_tracker_push(tr, k / fps, (uint64_t)k, d, n), CR_OK);
+        while (cr_tracker_pop(tr, f) == 1) {
+            const cr_ball_obs_t *o = nearest(f, 1200, 600, 5);
+
+            held_early += f->frame >= 60 && f->frame < 62 && o != NULL;
+            held_late += f->frame >= 70 && o != NULL;
+        }
+    }
+    cr_tracker_destroy(tr);
+    free(f);
+    CU_ASSERT_EQUAL(held_early, 2); /* held at first, as any ball lost at rest */
+    return held_late;
+}
+
+/* A ball held hidden at rest whose place shows the bare background for 3
+ * frames and 0.1 s is not there (a hand or the cue tip taken for a ball
+ * and held where it stopped, a ball gone unseen): its track ends. Held on
+ * while something covers the place, and where the ball hardly stood out
+ * from the background when seen (bare says nothing then). */
+static void test_bare_place_not_held(void)
+{
+    CU_ASSERT_EQUAL(bare_run(1, 1.0f), 0);
+    CU_ASSERT_EQUAL(bare_run(2, 1.0f), 0);
+    CU_ASSERT_EQUAL(bare_run(0, 1.0f), 40); /* every frame output from 70 */
+    CU_ASSERT_EQUAL(bare_run(1, 0.2f), 40);
+    CU_ASSERT_EQUAL(bare_run(2, 0.2f), 40);
+}
+
+/* The cue ball rests at (1931, 498), the 5 at (2000, 900); a blob that
+ * looks between orange and white (a hand) passes at 500 mm/s from frame 40;
+ * the cue ball is not detected from frame 45 (picked up). The blob was seen
+ * beside the cue ball: it is no continuation of it and does not take its
+ * id (it would, with a hidden ball's id going cheap). */
+static void steal_gen(void *u, int k, cr_detection_t *d, int *n)
+{
+    (void)u;
+    *n = 0;
+    d[(*n)++] = det_of(5, 2000, 900, -1);
+    if (k < 45)
+        d[(*n)++] = det_of(0, 1931, 498, -1);
+    if (k >= 40 && k < 60) {
+        cr_detection_t *o = &d[(*n)++];
+
+        *o = det_of(-1, 700 + 500.0 * (k - 40) / 30.0, 930, 0.5);
+        for (int c = 0; c < CR_COLOUR_COUNT; c++)
+            o->colour_p[c] = 0.02f;
+        o->colour_p[CR_COLOUR_ORANGE] = 0.5f;
+        o->colour_p[CR_COLOUR_WHITE] = 0.36f;
+    }
+}
+
+static void steal_check(void *u, const cr_ball_frame_t *f)
+{
+    int *wrong = u;
+
+    for (int i = 0; i < f->n; i++)
+        *wrong += f->balls[i].id == 0 && f->balls[i].y > 800;
+}
+
+static void test_blob_beside_does_not_take_id(void)
+{
+    cr_track_params_t p;
+    int wrong = 0;
+
+    cr_track_params_defaults(&p);
+    p.id_set = 1u << 0 | 1u << 5; /* the others pocketed: the blob has the cue ball's id or none */
+    p.delay_frames = 3;
+    CU_ASSERT_EQUAL(run_tracker(&p, 30, 120, steal_gen, steal_check, &wrong), 120);
+    CU_ASSERT_EQUAL(wrong, 0);
+}
+
 /* --------------------------------------------------- never identifiable */
 
 typedef struct {
@@ -1022,6 +1137,8 @@ int cr_test_register_track(void)
         !CU_add_test(s, "hints: where each ball is expected, and for it alone", test_expect_hints) ||
         !CU_add_test(s, "a blob between two balls that meet goes to neither", test_blob_between_meeting_balls) ||
         !CU_add_test(s, "a ball seen for a moment is not held for ever", test_blip_not_held) ||
+        !CU_add_test(s, "a held place that shows bare holds no ball", test_bare_place_not_held) ||
+        !CU_add_test(s, "a blob seen beside a ball does not take its id", test_blob_beside_does_not_take_id) ||
         !CU_add_test(s, "pocketed ball is GONE", test_pocketed_ball_gone) ||
         !CU_add_test(s, "stripe looking solid keeps its id", test_stripe_looking_solid) ||
         !CU_add_test(s, "-1 for a ball never identifiable", test_unidentifiable_is_minus_one) ||

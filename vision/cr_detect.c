@@ -25,6 +25,9 @@
  * search's: min_votes). The fit must still score min_score. */
 #define CR_DET_LOOK_EDGE 0.2
 #define CR_DET_LOOK_VOTES 0.4
+/* A hint found nowhere whose place shows the background on all but this
+ * share of its samples is bare (cr_detector_bare). */
+#define CR_DET_BARE_SHARE 0.1
 
 /* A region of interest, half-res pixels [x0, x1) x [y0, y1). */
 typedef struct {
@@ -84,6 +87,9 @@ struct cr_detector {
     cr_ball_hint_t hint[CR_VISION_MAX_DETECTIONS]; /* balls expected in the next frame */
     int n_hint;
     int looking; /* 1 while looking at a hint: fainter edges count */
+    int bare[CR_VISION_MAX_DETECTIONS]; /* tags of the last run's hints whose place showed the
+                                         * background (cr_detector_bare) */
+    int n_bare;
 };
 
 /* ---- small helpers --------------------------------------------------------------- */
@@ -1731,6 +1737,28 @@ static void cr_det_sort_cands(cr_detector_t *d)
 /* Looks again, with fainter edges, at every hint no detection is near (a
  * ball the tracker holds that this frame's search did not find): a Hough
  * for the known radius over the hint's reach, then the usual fit. */
+/* Share of the coarse samples within BARE_R radii of image point (u, v)
+ * (ball radius r_px there) that differ from the background in this frame;
+ * -1 when fewer than 3 such samples lie in the search region. */
+#define CR_DET_SHARE_R 0.8
+static float cr_det_fg_share(const cr_detector_t *d, double u, double v, double r_px)
+{
+    double rr = CR_DET_SHARE_R * r_px * 0.5 / d->gs, ci = (u - 0.5) * 0.5 / d->gs, cj = (v - 0.5) * 0.5 / d->gs;
+    int i0 = (int)floor(ci - rr), i1 = (int)ceil(ci + rr), j0 = (int)floor(cj - rr), j1 = (int)ceil(cj + rr);
+    int i, j, n = 0, f = 0;
+
+    for (j = j0 < 0 ? 0 : j0; j <= j1 && j < d->gh; j++)
+        for (i = i0 < 0 ? 0 : i0; i <= i1 && i < d->gw; i++) {
+            size_t k = (size_t)j * d->gw + i;
+
+            if (!d->gmask[k] || (i - ci) * (i - ci) + (j - cj) * (j - cj) > rr * rr)
+                continue;
+            n++;
+            f += d->fg[k];
+        }
+    return n >= 3 ? (float)f / (float)n : -1.0f;
+}
+
 static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
 {
     const double R = d->tab.ball_radius_mm;
@@ -1786,11 +1814,27 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
             det.hint_tag = ht->tag;
             d->reuse[nd] = 0;
             d->dets[nd++] = det;
+        } else {
+            float sh = cr_det_fg_share(d, u, v, rp);
+
+            if (sh >= 0.0f && sh <= CR_DET_BARE_SHARE)
+                d->bare[d->n_bare++] = ht->tag;
         }
     }
     d->n_hint = 0;
     d->n_cand = n_cand;
     return nd;
+}
+
+int cr_detector_bare(const cr_detector_t *d, int *tags, int max)
+{
+    int n = 0;
+
+    if (!d || !tags || max <= 0)
+        return 0;
+    for (; n < d->n_bare && n < max; n++)
+        tags[n] = d->bare[n];
+    return n;
 }
 
 int cr_detector_expect(cr_detector_t *d, const cr_ball_hint_t *h, int n)
@@ -1817,6 +1861,7 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
         img->stride_v < d->hw)
         return CR_ERR_INVALID;
     *n = 0;
+    d->n_bare = 0;
     t0 = cr_det_now_ms();
     ng = (size_t)gw * gh;
     /* 1. coarse samples and foreground, in one sweep over the grid with the
@@ -2067,8 +2112,10 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
         d->bg_pending = 1; /* made in the next frame's sweep */
     }
     for (i = 0; i < nd && *n < max; i++)
-        if (d->dets[i].score >= d->p.min_score)
-            out[(*n)++] = d->dets[i];
+        if (d->dets[i].score >= d->p.min_score) {
+            out[*n] = d->dets[i];
+            out[(*n)++].fg_share = cr_det_fg_share(d, d->dets[i].u, d->dets[i].v, d->dets[i].r_px);
+        }
     t3 = cr_det_now_ms();
     d->prof.ms_coarse = t1 - t0;
     d->prof.ms_hough = t2 - t1;

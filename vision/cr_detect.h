@@ -168,6 +168,12 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
  * CR_VISION_MAX_DETECTIONS are kept. Returns 0 or CR_ERR_INVALID. */
 int cr_detector_expect(cr_detector_t *d, const cr_ball_hint_t *h, int n);
 
+/* Tags of the last cr_detector_run()'s hints that found no ball and whose
+ * place showed the background: at most 10 % of the coarse samples within
+ * 0.8 R of the hint differ from it (nothing covers the place, no ball is
+ * there). At most max into tags; returns their count. */
+int cr_detector_bare(const cr_detector_t *d, int *tags, int max);
+
 /* Forgets the background model: the next frame is learned afresh (after a
  * cut, a camera move or a lighting change). */
 void cr_detector_reset(cr_detector_t *d);

@@ -13,6 +13,15 @@
 
 #define HELD_MIN_HITS 8    /* a ball held hidden at rest was seen at least this often, */
 #define HELD_UNSEEN_S 1.0  /* or is dropped after this long unseen */
+/* A ball held hidden at rest whose place shows the bare background
+ * (cr_tracker_bare) for this many frames and this long is not there, when it
+ * stood out from the background while seen (mean foreground share at least
+ * BARE_CONTRAST): a hand or cue taken for a ball, or a ball gone unseen. */
+#define BARE_FRAMES 3
+#define BARE_S 0.1
+#define BARE_CONTRAST 0.5
+#define BARE_SHARE 0.1 /* a detection where a ball was looked for with at most this foreground share
+                        * (cr_detection_t.fg_share) is on the bare background */
 #define TRK_SLOTS 128                     /* track records (live + retiring) */
 #define TRK_LIVE CR_VISION_MAX_DETECTIONS /* tracks in one frame */
 #define TRK_IDS CR_VISION_MAX_BALLS       /* ids 0..15 */
@@ -62,6 +71,11 @@ typedef struct {
     double margin;         /* nats */
     bool in_assign;
     bool retired;          /* left the id assignment (everything of it published) */
+    double fg_sum;         /* sum of its detections' foreground shares, and their count */
+    int fg_n;
+    bool bare_now;         /* this frame: its place showed the background (cr_tracker_bare) */
+    int bare_run;          /* consecutive such frames while held at rest */
+    double t_bare;         /* the first of them */
 } trk_t;
 
 typedef struct {
@@ -456,6 +470,13 @@ void cr_tracker_stats(const cr_tracker_t *tr, double *cpu_s, uint64_t *frames)
 /* Copies usable detections and marks doubles: a detection with a better
  * one closer than R (two balls' centres are never closer than 2R) may
  * still continue a track but never starts one. Returns the count. */
+/* Did the ball stand out from the background while seen (its detections'
+ * mean foreground share)? Only then does a bare place say it is not there. */
+static bool stood_out(const trk_t *k)
+{
+    return k->fg_n > 0 && k->fg_sum >= BARE_CONTRAST * k->fg_n;
+}
+
 static int prepare_detections(cr_tracker_t *tr, const cr_detection_t *dets, int n)
 {
     int m = 0;
@@ -463,9 +484,21 @@ static int prepare_detections(cr_tracker_t *tr, const cr_detection_t *dets, int 
 
     if (n > CR_VISION_MAX_DETECTIONS)
         n = CR_VISION_MAX_DETECTIONS;
-    for (int i = 0; i < n; i++)
-        if (isfinite(dets[i].x) && isfinite(dets[i].y))
-            tr->det[m++] = dets[i];
+    for (int i = 0; i < n; i++) {
+        const int tg = dets[i].hint_tag;
+
+        if (!isfinite(dets[i].x) || !isfinite(dets[i].y))
+            continue;
+        /* looked for where a ball that stood out from the background was
+         * expected, and found on the bare background: no sign of that
+         * ball, whose place is bare */
+        if (tg >= 1 && tg <= TRK_SLOTS && dets[i].fg_share >= 0.0f && dets[i].fg_share <= BARE_SHARE &&
+            stood_out(&tr->trk[tg - 1])) {
+            tr->trk[tg - 1].bare_now = true;
+            continue;
+        }
+        tr->det[m++] = dets[i];
+    }
     for (int j = 0; j < m; j++) {
         tr->dup[j] = false;
         for (int i = 0; i < m; i++)
@@ -780,6 +813,10 @@ static void track_start(cr_tracker_t *tr, int s, const cr_detection_t *d, double
     k->sig_z = d->sigma_mm;
     k->sig_v = tr->p.max_speed_mm_s * 0.5;
     k->id = -1;
+    if (d->fg_share >= 0.0f) {
+        k->fg_sum = d->fg_share;
+        k->fg_n = 1;
+    }
     add_evidence(tr, k, d, 0, 0);
 }
 
@@ -833,6 +870,11 @@ static void track_update(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, do
     k->sig_z = d->sigma_mm;
     k->hits++;
     k->miss_run = 0;
+    k->bare_run = 0;
+    if (d->fg_share >= 0.0f) {
+        k->fg_sum += d->fg_share;
+        k->fg_n++;
+    }
     k->last_seen = tr->pushed;
     add_evidence(tr, k, d, moved,
                  dts > 0 && tr->pushed > 0 && t > tr->t_last ? moved / dts * (t - tr->t_last) : 0.0);
@@ -1471,6 +1513,27 @@ static void assign_ids(cr_tracker_t *tr)
             if (tr->gone_ids & (1u << id))
                 a[i * m + id] += unknown_hidden;
         }
+        /* the id of a hidden ball this track was seen beside (in three
+         * frames at least: one frame's birth beside its old self is how a
+         * struck ball's blur often begins), which that ball's looks surely
+         * name and this track's do not: the two were on the table
+         * together, so this is no continuation of that ball (a stale copy
+         * of it), and its looks do not make it that ball: taking the id
+         * costs as if the ball were seen (a hand passing, taken for a ball,
+         * when the cue ball vanishes) */
+        if (k->status == CR_BALL_SEEN) {
+            double km, hm;
+            int kb = own_best(tr, k, &km);
+
+            for (int h = 0; h < nr; h++) {
+                const trk_t *H = &tr->trk[tr->rows[h]];
+
+                if (h != i && H->status == CR_BALL_HIDDEN && H->id >= 0 && H->id != kb &&
+                    H->last_seen >= k->born + 2 && a[i * m + H->id] < BIG * 0.5 && own_best(tr, H, &hm) == H->id &&
+                    hm >= tr->p.id_margin)
+                    a[i * m + H->id] += unknown_seen - unknown_hidden;
+            }
+        }
         for (int j = 0; j < nr; j++)
             a[i * m + TRK_IDS + j] = j != i                      ? BIG
                                      : k->status == CR_BALL_SEEN ? unknown_seen
@@ -1666,6 +1729,20 @@ int cr_tracker_push(cr_tracker_t *tr, double t_s, uint64_t frame, const cr_detec
             if (k->status == CR_BALL_HIDDEN && !k->moving_at_loss && k->hits < HELD_MIN_HITS &&
                 t_s - k->t_seen > HELD_UNSEEN_S)
                 k->state = SLOT_DEAD;
+            /* held at rest where the background shows bare, though the
+             * ball stood out from it: nothing covers the place and no ball
+             * is there (away from the pockets, where a ball hanging in the
+             * jaws that drops is recon's to judge) */
+            if (k->status == CR_BALL_HIDDEN && !k->moving_at_loss && k->state == SLOT_LIVE) {
+                if (k->bare_now && stood_out(k) && near_pocket(tr, k->zx, k->zy) < 0) {
+                    if (k->bare_run++ == 0)
+                        k->t_bare = t_s;
+                    if (k->bare_run >= BARE_FRAMES && t_s - k->t_bare >= BARE_S - 1e-9)
+                        k->state = SLOT_DEAD;
+                } else {
+                    k->bare_run = 0;
+                }
+            }
         }
         /* new tracks */
         for (int j = 0; j < nd; j++) {
@@ -1680,6 +1757,8 @@ int cr_tracker_push(cr_tracker_t *tr, double t_s, uint64_t frame, const cr_detec
         }
     }
 
+    for (int s = 0; s < TRK_SLOTS; s++)
+        tr->trk[s].bare_now = false; /* cr_tracker_bare() speaks of this frame only */
     resolve_overlaps(tr, t_s);
 
     /* store the frame */
@@ -1741,6 +1820,15 @@ int cr_tracker_push(cr_tracker_t *tr, double t_s, uint64_t frame, const cr_detec
     assign_ids(tr);
     tr->cpu_s += cpu_now() - c0;
     return CR_OK;
+}
+
+void cr_tracker_bare(cr_tracker_t *tr, const int *tags, int n)
+{
+    if (!tr || !tags)
+        return;
+    for (int i = 0; i < n; i++)
+        if (tags[i] >= 1 && tags[i] <= TRK_SLOTS)
+            tr->trk[tags[i] - 1].bare_now = true;
 }
 
 int cr_tracker_expect(const cr_tracker_t *tr, double t_s, cr_ball_hint_t *out, int max)

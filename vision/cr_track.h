@@ -48,7 +48,12 @@
  *    ball lost while rolling and not found within lost_moving_s ends; so
  *    does one lost at rest that was seen fewer than 8 times and not again
  *    for a second (a blob on the cue stick or a hand, taken for a ball
- *    for a moment, is not held where it was for the rest of the match). A
+ *    for a moment, is not held where it was for the rest of the match); so
+ *    does one held at rest, away from the pockets, whose place shows the
+ *    bare background for 3 frames and 0.1 s (cr_tracker_bare(), or a
+ *    look's fit there on the background, fg_share at most 0.1) when it
+ *    stood out from the background while seen (mean fg_share at least
+ *    0.5): nothing covers the place and no ball is there. A
  *    hidden ball whose place another, continuously followed ball rolls over
  *    is not there: its track ends (in a pocket mouth: it was knocked in, GONE).
  *  - repairs inside the delay, before frames are published:
@@ -92,7 +97,11 @@
  *    -1. Exclusion is part of it: an id held by a surely identified track
  *    costs the other tracks that much; giving a track no id costs 6 nats
  *    when it is hidden (it may be a stale copy of a ball that moved unseen)
- *    and 20 when it is seen now (a ball on the table is one of the set); a
+ *    and 20 when it is seen now (a ball on the table is one of the set);
+ *    a hidden ball's id that its looks surely name costs a seen track 14
+ *    nats more when the two were seen together (in three frames or more)
+ *    and the seen one's looks point elsewhere: it is no continuation of
+ *    that ball (a hand passing as the cue ball is picked up); a
  *    ball that went into a pocket surely identified keeps its id out of
  *    play (taking it costs 6 nats more) until more balls are seen than the
  *    set minus the pocketed ones allows (a re-rack or re-spot). So a yellow
@@ -175,6 +184,16 @@ int cr_tracker_create(const cr_table_t *t, const cr_track_params_t *p, cr_tracke
  * frames are ready and were not popped). Detections beyond
  * CR_VISION_MAX_DETECTIONS are ignored. */
 int cr_tracker_push(cr_tracker_t *tr, double t_s, uint64_t frame, const cr_detection_t *dets, int n);
+
+/* Before cr_tracker_push() of a frame: the tags (from cr_tracker_expect())
+ * of balls whose place showed the bare background in that frame
+ * (cr_detector_bare()). A ball held hidden at rest whose place is bare for 3
+ * frames and 0.1 s, and which stood out from the background while seen (its
+ * detections' mean fg_share at least 0.5), is not there: its track ends (a
+ * hand or the cue tip taken for a ball and held where it stopped; a ball
+ * that left unseen and is found again elsewhere). Not near a pocket: a ball
+ * in the jaws that drops is recon's to judge. */
+void cr_tracker_bare(cr_tracker_t *tr, const int *tags, int n);
 
 /* No more frames: every frame pushed becomes ready. */
 void cr_tracker_flush(cr_tracker_t *tr);

@@ -70,6 +70,8 @@ typedef struct {
     float visible;     /* 0..1: share of the disc seen (hand, cue, arm, pocket jaw) */
     float colour_p[CR_COLOUR_COUNT]; /* colour class probabilities (sum 1) */
     float white_frac;  /* share of the seen disc that is white (stripe evidence) */
+    float fg_share;    /* share of the coarse samples within 0.8 R of the centre that differ
+                          from the background (-1: too few in view) */
     float id_p[CR_VISION_MAX_BALLS]; /* this frame alone: probability of each id 0..15 */
     int hint_tag;      /* 0: found by the detector's own search; else the tag of the
                           hint (cr_ball_hint_t) it was looked for at, and only for */

@@ -19,6 +19,7 @@
 #define CUE_AFTER_S 0.3  /* ... and this long after it */
 #define PLACE_BEFORE_S 1.0
 #define SETTLE_AFTER_REST_S 0.5 /* a referee spots balls this long after the rest */
+#define RACK_GATHER_S 3.0       /* from the balls gathered off the table to the new rack set */
 #define SHOT_MAX_S 120.0
 
 typedef struct {
@@ -352,15 +353,21 @@ static int after_ruling(ctx_t *c, bool more_shots)
     if ((rc = advance_to(c, c->t_rest + SETTLE_AFTER_REST_S)))
         return rc;
     if (c->last.game_over && c->scn->game != CR_GAME_NONE) {
-        rack[0].id = 0;
-        rack[0].x = cr_table_head_string_x(&c->scn->table) - 150.0;
-        rack[0].y = cr_table_long_string_y(&c->scn->table) - 80.0;
-        n = cr_table_rack(&c->scn->table, c->scn->game, ed, c->scn->seed + (uint64_t)c->n_strokes, rack + 1,
+        /* the balls left are gathered off the table, the new rack stands
+         * there RACK_GATHER_S later (the triangle lifted), and the break
+         * waits from then; the cue ball is put down before it like any
+         * ball in hand (a placed line), not teleported with the rack */
+        if (cr_sim_place(c->sim, rack, 0) != CR_OK)
+            return fail(c, CR_ERR_INVALID, "cannot clear the table");
+        if ((rc = advance_to(c, cr_sim_time(c->sim) + RACK_GATHER_S)))
+            return rc;
+        n = cr_table_rack(&c->scn->table, c->scn->game, ed, c->scn->seed + (uint64_t)c->n_strokes, rack,
                           CR_NUM_BALLS);
-        if (n <= 0 || cr_sim_place(c->sim, rack, n + 1) != CR_OK)
+        if (n <= 0 || cr_sim_place(c->sim, rack, n) != CR_OK)
             return fail(c, CR_ERR_INVALID, "cannot re-rack");
-        for (i = 0; i <= n; i++)
+        for (i = 0; i < n; i++)
             c->in_play[rack[i].id] = true;
+        c->t_rest = cr_sim_time(c->sim);
         cr_event_init(&c->tmp, CR_EV_INPUT);
         c->tmp.t = cr_sim_time(c->sim);
         c->tmp.input_kind = CR_INPUT_RACK;

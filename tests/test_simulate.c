@@ -18,11 +18,15 @@
 
 #define MAX_LINES 4096
 
+#define MAX_FRAMES_KEPT 20000
+
 typedef struct {
     char *lines[MAX_LINES];
     int n;
     int frames;
     int visible_rows;
+    float frame_t[MAX_FRAMES_KEPT];       /* each frame's time */
+    unsigned char on_table[MAX_FRAMES_KEPT]; /* and how many balls it has on the table */
 } sink_t;
 
 static int on_event(void *user, const cr_event_t *ev)
@@ -43,9 +47,14 @@ static int on_frame(void *user, int index, double t, const uint8_t *rgb, int str
     int i;
 
     (void)index;
-    (void)t;
     (void)rgb;
     (void)stride;
+    if (s->frames < MAX_FRAMES_KEPT) {
+        s->frame_t[s->frames] = (float)t;
+        s->on_table[s->frames] = 0;
+        for (i = 0; i < CR_NUM_BALLS; i++)
+            s->on_table[s->frames] += balls[i].on_table;
+    }
     s->frames++;
     for (i = 0; i < CR_NUM_BALLS; i++)
         s->visible_rows += balls[i].visible;
@@ -176,6 +185,54 @@ static void test_early_stroke(void)
     sink_free(&s);
 }
 
+/* The time of the first line holding needle (-1 when none). */
+static double time_of(const sink_t *s, const char *needle)
+{
+    for (int i = 0; i < s->n; i++) {
+        const char *p = strstr(s->lines[i], needle), *t = strstr(s->lines[i], "\"t\":");
+
+        if (p && t)
+            return atof(t + 4);
+    }
+    return -1.0;
+}
+
+/* A game won, and the next rack: the balls left are gathered off the table,
+ * the rack stands there RACK_GATHER_S later (the rack input line), the cue
+ * ball is put down by hand (a placed line) and the break comes after. No
+ * ball is teleported into the rack while others stand beside it. */
+static void test_rerack(void)
+{
+    static sink_t s;
+    double t_rest, t_rack, t_placed, t_break;
+    int f, empty = 0, during = 0;
+
+    memset(&s, 0, sizeof(s));
+    CU_ASSERT_EQUAL_FATAL(run("{\"version\":1,\"game\":\"9ball\",\"balls\":[{\"id\":0,\"x\":600,\"y\":600},"
+                              "{\"id\":9,\"x\":900,\"y\":900}],"
+                              "\"shots\":[{\"aim\":{\"ball\":9},\"speed\":2.5},{\"aim\":{\"deg\":0},\"speed\":7}]}",
+                              &s),
+                          0);
+    CU_ASSERT_EQUAL(count(&s, "\"game_over\":true"), 1);
+    CU_ASSERT_EQUAL(count(&s, "\"kind\":\"rack\""), 1);
+    CU_ASSERT_EQUAL(count(&s, "\"type\":\"placed\""), 1);
+    CU_ASSERT_EQUAL(count(&s, "\"type\":\"stroke\""), 2);
+    t_rest = time_of(&s, "\"type\":\"rest\"");
+    t_rack = time_of(&s, "\"kind\":\"rack\"");
+    t_placed = time_of(&s, "\"type\":\"placed\"");
+    t_break = time_of(&s, "\"shot\":1,\"balls\"");
+    CU_ASSERT(t_rest > 0.0 && t_rack >= t_rest + 3.0);
+    CU_ASSERT(t_placed >= t_rack && t_break >= t_placed && t_break >= t_rack + 0.3);
+    for (f = 0; f < s.frames && f < MAX_FRAMES_KEPT; f++) {
+        if (s.frame_t[f] > t_rest + 0.6 && s.frame_t[f] < t_rack - 0.05)
+            empty += s.on_table[f] == 0, during++;
+        if (s.frame_t[f] > t_rack + 0.05 && s.frame_t[f] < t_placed - 0.05)
+            CU_ASSERT_EQUAL(s.on_table[f], 9); /* the rack alone */
+    }
+    CU_ASSERT(during > 0 && empty == during); /* the table is cleared, then racked */
+    sink_free(&s);
+}
+
 /* The same seed gives the same truth, byte for byte; random play makes a
  * natural mix (pots and fouls). */
 static void test_random_determinism(void)
@@ -219,6 +276,7 @@ int cr_test_register_simulate(void)
         !CU_add_test(s, "scripted touch, drop, placement", test_scripted) ||
         !CU_add_test(s, "6.9 stroke while balls move", test_early_stroke) ||
         !CU_add_test(s, "6.5 a ball driven off the table", test_leave) ||
+        !CU_add_test(s, "a game won, then the next rack", test_rerack) ||
         !CU_add_test(s, "random play: deterministic, a natural mix", test_random_determinism))
         return 1;
     return 0;

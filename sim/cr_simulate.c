@@ -712,7 +712,8 @@ static int render_frames(ctx_t *c, double t_end)
             break;
         }
         for (i = 0; i < CR_NUM_BALLS; i++) {
-            fb[i].in_play = c->in_play[i];
+            /* a ball gathered off the table for a new rack has no place until racked */
+            fb[i].in_play = c->in_play[i] && isfinite(st[i].x) && isfinite(st[i].y);
             fb[i].on_table = st[i].on_table;
             fb[i].x = st[i].x;
             fb[i].y = st[i].y;

@@ -25,6 +25,7 @@ typedef struct {
     int n;
     int frames;
     int visible_rows;
+    int bad_rows;
     float frame_t[MAX_FRAMES_KEPT];       /* each frame's time */
     unsigned char on_table[MAX_FRAMES_KEPT]; /* and how many balls it has on the table */
 } sink_t;
@@ -49,6 +50,9 @@ static int on_frame(void *user, int index, double t, const uint8_t *rgb, int str
     (void)index;
     (void)rgb;
     (void)stride;
+    for (i = 0; i < CR_NUM_BALLS; i++)
+        if (balls[i].in_play && !(isfinite(balls[i].x) && isfinite(balls[i].y)))
+            s->bad_rows++; /* a row the CSV could not hold */
     if (s->frames < MAX_FRAMES_KEPT) {
         s->frame_t[s->frames] = (float)t;
         s->on_table[s->frames] = 0;
@@ -230,6 +234,7 @@ static void test_rerack(void)
             CU_ASSERT_EQUAL(s.on_table[f], 9); /* the rack alone */
     }
     CU_ASSERT(during > 0 && empty == during); /* the table is cleared, then racked */
+    CU_ASSERT_EQUAL(s.bad_rows, 0);
     sink_free(&s);
 }
 

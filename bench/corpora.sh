@@ -6,7 +6,9 @@
 # the shooter's arm are in every shot. Same seeds, same truth and positions. The same
 # code has given different review results on two machines (a ball of the cloth's colour
 # found on one, lost on the other: the video files or the processing differ, not found
-# out which), so compare codes on the same files, in the same runs.
+# out which), so compare codes on the same files, in the same runs. Files made before the
+# simulator set up a new rack after a won game (it teleported the balls) differ from the
+# re-rack on; remake those.
 #
 #   variant    size       fps  clips x shots
 #   1080p60    1920x1080   60   15 x 20

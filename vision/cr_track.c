@@ -1461,7 +1461,7 @@ static void assign_ids(cr_tracker_t *tr)
      * a ball seen now is on the table and one of the set (phantoms rarely
      * last), so giving up its id must cost more */
     const double unknown_hidden = 6.0, unknown_seen = 20.0;
-    int n_seen = 0, n_set = 0;
+    int n_seen = 0, n_set = 0, hid_best[TRK_LIVE];
 
     for (int s = 0; s < TRK_SLOTS; s++) {
         trk_t *k = &tr->trk[s];
@@ -1499,6 +1499,8 @@ static void assign_ids(cr_tracker_t *tr)
     if (nr == 0)
         return;
     m = TRK_IDS + nr;
+    for (int h = 0; h < nr; h++)
+        hid_best[h] = -2; /* a hidden ball's id when its looks surely name it, else -1; worked out when needed */
     for (int i = 0; i < nr; i++) {
         const trk_t *k = &tr->trk[tr->rows[i]];
         double mx = -DBL_MAX;
@@ -1523,14 +1525,19 @@ static void assign_ids(cr_tracker_t *tr)
          * when the cue ball vanishes) */
         if (k->status == CR_BALL_SEEN) {
             double km, hm;
-            int kb = own_best(tr, k, &km);
+            int kb = -2; /* its own best id, worked out when first needed */
 
             for (int h = 0; h < nr; h++) {
                 const trk_t *H = &tr->trk[tr->rows[h]];
 
-                if (h != i && H->status == CR_BALL_HIDDEN && H->id >= 0 && H->id != kb &&
-                    H->last_seen >= k->born + 2 && a[i * m + H->id] < BIG * 0.5 && own_best(tr, H, &hm) == H->id &&
-                    hm >= tr->p.id_margin)
+                if (h == i || H->status != CR_BALL_HIDDEN || H->id < 0 || H->last_seen < k->born + 2 ||
+                    a[i * m + H->id] >= BIG * 0.5)
+                    continue;
+                if (kb == -2)
+                    kb = own_best(tr, k, &km);
+                if (hid_best[h] == -2)
+                    hid_best[h] = own_best(tr, H, &hm) == H->id && hm >= tr->p.id_margin ? H->id : -1;
+                if (H->id != kb && hid_best[h] == H->id)
                     a[i * m + H->id] += unknown_seen - unknown_hidden;
             }
         }

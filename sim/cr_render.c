@@ -492,13 +492,20 @@ int cr_render_frame(cr_renderer_t *r, const cr_render_scene_t *sub, int n_sub, u
 int cr_render_frame_cb(cr_renderer_t *r, cr_render_scene_fn fn, void *user, uint64_t frame_index, uint8_t *rgb,
                        int stride, cr_render_info_t *info)
 {
+    if (!r)
+        return CR_ERR_INVALID;
+    return cr_render_frame_cb_n(r, fn, user, r->p.blur_subframes, frame_index, rgb, stride, info);
+}
+
+int cr_render_frame_cb_n(cr_renderer_t *r, cr_render_scene_fn fn, void *user, int n, uint64_t frame_index, uint8_t *rgb,
+                         int stride, cr_render_info_t *info)
+{
     cr_render_scene_t scenes[CR_RENDER_MAX_SUBFRAMES];
     cr_render_ball_t balls[CR_RENDER_MAX_SUBFRAMES][CR_RENDER_MAX_BALLS];
-    int n, k, st;
+    int k, st;
 
-    if (!r || !fn || !rgb)
+    if (!r || !fn || !rgb || n < 1 || n > CR_RENDER_MAX_SUBFRAMES)
         return CR_ERR_INVALID;
-    n = r->p.blur_subframes;
     for (k = 0; k < n; k++) {
         memset(&scenes[k], 0, sizeof(scenes[k]));
         st = fn(user, (k + 0.5) / n, &scenes[k]);

@@ -192,6 +192,12 @@ typedef int (*cr_render_scene_fn)(void *user, double frac, cr_render_scene_t *sc
 int cr_render_frame_cb(cr_renderer_t *r, cr_render_scene_fn fn, void *user, uint64_t frame_index, uint8_t *rgb,
                        int stride, cr_render_info_t *info);
 
+/* As cr_render_frame_cb with n sub-frames (1..CR_RENDER_MAX_SUBFRAMES) for
+ * this frame: more where balls move fast, so that a fast ball is a smear, as
+ * a camera integrates it, not copies of itself. */
+int cr_render_frame_cb_n(cr_renderer_t *r, cr_render_scene_fn fn, void *user, int n, uint64_t frame_index, uint8_t *rgb,
+                         int stride, cr_render_info_t *info);
+
 /* Label values of cr_render_labels(). */
 #define CR_RENDER_LABEL_NONE 0   /* table or background */
 #define CR_RENDER_LABEL_BALL0 1  /* ball id k is CR_RENDER_LABEL_BALL0 + k */

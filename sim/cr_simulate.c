@@ -654,6 +654,33 @@ static double disc_area_px(const cr_camera_t *cam, double x, double y, double R)
     return CR_PI * hypot(u1 - u0, v1 - v0) * hypot(u2 - u0, v2 - v0);
 }
 
+int cr_simulate_blur_subframes(double travel_mm, double ball_radius_mm, int base)
+{
+    int k;
+
+    if (base <= 1 || !(travel_mm > 0.0) || !(ball_radius_mm > 0.0))
+        return base < 1 ? 1 : base;
+    k = (int)ceil(fmin(travel_mm / (ball_radius_mm / 3.0), (double)CR_RENDER_MAX_SUBFRAMES));
+    return k > base ? (k < CR_RENDER_MAX_SUBFRAMES ? k : CR_RENDER_MAX_SUBFRAMES) : base;
+}
+
+/* Motion-blur sub-frames for the frame at t_frame, from the furthest any ball
+ * moves over the exposure (cr_simulate_blur_subframes). */
+static int blur_subframes(ctx_t *c, const cr_render_params_t *rp, double t_frame, double exposure)
+{
+    cr_sim_ball_t a[CR_NUM_BALLS], b[CR_NUM_BALLS];
+    double far = 0.0;
+    int i;
+
+    if (rp->blur_subframes <= 1 || cr_sim_state_at(c->sim, fmax(0.0, t_frame - 0.5 * exposure), a) != CR_OK ||
+        cr_sim_state_at(c->sim, t_frame + 0.5 * exposure, b) != CR_OK)
+        return rp->blur_subframes;
+    for (i = 0; i < CR_NUM_BALLS; i++)
+        if (a[i].on_table && b[i].on_table && isfinite(a[i].x) && isfinite(b[i].x))
+            far = fmax(far, hypot(b[i].x - a[i].x, b[i].y - a[i].y));
+    return cr_simulate_blur_subframes(far, c->scn->table.ball_radius_mm, rp->blur_subframes);
+}
+
 static int render_frames(ctx_t *c, double t_end)
 {
     const cr_scenario_t *scn = c->scn;
@@ -702,7 +729,8 @@ static int render_frames(ctx_t *c, double t_end)
     for (k = 0; k < n_frames && !rcode; k++) {
         rc.t_frame = (double)k / scn->fps;
         memset(&info, 0, sizeof(info));
-        if (c->o.render && cr_render_frame_cb(rc.r, scene_fn, &rc, (uint64_t)k, rgb, stride, &info) != CR_OK) {
+        if (c->o.render && cr_render_frame_cb_n(rc.r, scene_fn, &rc, blur_subframes(c, &rp, rc.t_frame, rc.exposure),
+                                                (uint64_t)k, rgb, stride, &info) != CR_OK) {
             rcode = fail(c, CR_ERR_INVALID, "rendering frame %ld failed", k);
             break;
         }

@@ -75,6 +75,13 @@ int cr_simulate_camera(const cr_scenario_t *scn, cr_camera_t *cam);
 int cr_simulate_run(const cr_scenario_t *scn, const cr_simulate_opts_t *opts, cr_shot_source_fn source,
                     void *source_user, const cr_simulate_sink_t *sink, char *err, size_t err_len);
 
+/* Motion-blur sub-frames for a frame in which the fastest ball travels
+ * travel_mm over the exposure: base (the scenario's), or more, up to
+ * CR_RENDER_MAX_SUBFRAMES, so that it moves at most a third of a radius
+ * between two. A camera integrates light over the whole exposure: a fast
+ * ball is one continuous smear, not a row of copies of itself. */
+int cr_simulate_blur_subframes(double travel_mm, double ball_radius_mm, int base);
+
 #ifdef __cplusplus
 }
 #endif

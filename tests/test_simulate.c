@@ -13,6 +13,7 @@
 
 #include "cr_jsonl.h"
 #include "cr_player.h"
+#include "cr_render.h"
 #include "cr_simulate.h"
 #include "test_suites.h"
 
@@ -238,6 +239,19 @@ static void test_rerack(void)
     sink_free(&s);
 }
 
+/* Motion-blur sub-frames: the scenario's for a slow frame; for a fast one
+ * enough that the ball moves at most a third of a radius between two (a
+ * break at 30 fps with half a frame of exposure: about 130 mm), capped. */
+static void test_blur_subframes(void)
+{
+    CU_ASSERT_EQUAL(cr_simulate_blur_subframes(0.0, 28.575, 4), 4);
+    CU_ASSERT_EQUAL(cr_simulate_blur_subframes(30.0, 28.575, 4), 4);
+    CU_ASSERT_EQUAL(cr_simulate_blur_subframes(130.0, 28.575, 4), 14);
+    CU_ASSERT_EQUAL(cr_simulate_blur_subframes(600.0, 28.575, 4), CR_RENDER_MAX_SUBFRAMES);
+    CU_ASSERT_EQUAL(cr_simulate_blur_subframes(130.0, 28.575, 1), 1); /* no blur asked: none */
+    CU_ASSERT_EQUAL(cr_simulate_blur_subframes(NAN, 28.575, 4), 4);
+}
+
 /* The same seed gives the same truth, byte for byte; random play makes a
  * natural mix (pots and fouls). */
 static void test_random_determinism(void)
@@ -282,6 +296,7 @@ int cr_test_register_simulate(void)
         !CU_add_test(s, "6.9 stroke while balls move", test_early_stroke) ||
         !CU_add_test(s, "6.5 a ball driven off the table", test_leave) ||
         !CU_add_test(s, "a game won, then the next rack", test_rerack) ||
+        !CU_add_test(s, "motion blur: enough sub-frames for a fast ball", test_blur_subframes) ||
         !CU_add_test(s, "random play: deterministic, a natural mix", test_random_determinism))
         return 1;
     return 0;

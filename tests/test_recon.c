@@ -993,6 +993,73 @@ static int rfix_push(rfix_t *f, bool final, cr_event_type_t type, int ball)
     return count(f->out, n, type, ball);
 }
 
+/* Newton's cradle in a shot: the cue ball runs into the first of three balls
+ * frozen in a row and stops; the middle one passes the blow on, unseen for a
+ * moment (the cue over it), and neither of the first two moves; the last
+ * leaves at once, no ball anywhere near it. It took the blow through the
+ * balls it was frozen to (as the back of a rack does at a break, where the
+ * contacts are too quick to see): no touched ball. */
+static void test_blow_through_frozen_balls(void)
+{
+    rfix_t f;
+    const double fps = 30.0, R = 28.575, x1 = 1900.0, t_hit = 2.0 + (x1 - 2 * R - 600.0) / 2000.0;
+    int k, disturbed = 0;
+
+    rfix_open(&f, fps, 77);
+    for (k = 0; k < (int)(8.0 * fps); k++) {
+        double t = k / fps, xc = 600.0, x3 = x1 + 4 * R;
+        cr_ball_obs_t *o2;
+
+        rfix_frame(&f, t, k);
+        if (t > 2.0)
+            xc = t < t_hit ? 600.0 + 2000.0 * (t - 2.0) : x1 - 2 * R;
+        if (t > t_hit)
+            x3 += t - t_hit < 1.0 ? 1500.0 * (t - t_hit) - 750.0 * (t - t_hit) * (t - t_hit) : 750.0;
+        rfix_ball(&f, 0, 1, xc, 635.0, 0.3, 0.5);
+        rfix_ball(&f, 1, 2, x1, 635.0, 0.3, 0.5);
+        o2 = rfix_ball(&f, 2, 3, x1 + 2 * R, 635.0, 0.3, 0.5);
+        if (t > t_hit - 0.2 && t < t_hit + 0.6)
+            o2->status = CR_BALL_HIDDEN;
+        rfix_ball(&f, 3, 4, x3, 635.0, 0.3, 0.5);
+        disturbed += rfix_push(&f, false, CR_EV_DISTURBED, -1);
+    }
+    disturbed += rfix_push(&f, true, CR_EV_DISTURBED, -1);
+    CU_ASSERT_EQUAL(disturbed, 0);
+    rfix_close(&f);
+}
+
+/* Breaks at 30 fps, seeds 1-12: the balls at the back of the rack take the
+ * blow through the balls they are frozen to, and the contacts inside the
+ * rack are too quick to see; none of them is a touched ball. */
+static void test_break_no_touched_ball(void)
+{
+    static rcase_t c;
+    setup_t s;
+    int seed, disturbed = 0;
+
+    for (seed = 1; seed <= 12; seed++) {
+        cr_table_t tab;
+        cr_ball_pos_t rack[CR_NUM_BALLS];
+        int n, i;
+
+        cr_table_init(&tab, 2540.0, 1270.0);
+        n = cr_table_rack(&tab, CR_GAME_9BALL, CR_EDITION_WPA2008, (uint64_t)seed, rack, CR_NUM_BALLS);
+        CU_ASSERT_FATAL(n > 0);
+        memset(&s, 0, sizeof(s));
+        s.fps = 30.0;
+        s.balls[0] = (cr_ball_pos_t){0, 500.0, 635.0 + 40.0 * ((seed % 5) - 2)};
+        for (i = 0; i < n; i++)
+            s.balls[i + 1] = rack[i];
+        s.n = n + 1;
+        s.speed = 7000.0 + 150.0 * seed;
+        s.heading_deg = atan2(635.0 - s.balls[0].y, 1905.0 - 500.0) * 180.0 / 3.14159265358979;
+        s.seed = (uint64_t)seed;
+        CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+        disturbed += count(c.got, c.ng, CR_EV_DISTURBED, -1);
+    }
+    CU_ASSERT_EQUAL(disturbed, 0);
+}
+
 /* A ball the detector measures poorly (a ball the colour of the cloth: its
  * outline against the shadow side is unsure) seems to shift 12 mm and stay.
  * With the sigma the detector gives it (5 mm) that is no touched ball; the
@@ -1640,6 +1707,8 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "close first contact", test_close_first_contact) || !CU_add_test(s, "scratch", test_scratch) ||
         !CU_add_test(s, "off the table", test_off_table) ||
         !CU_add_test(s, "disturbed between shots", test_disturbed_between_shots) ||
+        !CU_add_test(s, "no touched ball at a 30 fps break", test_break_no_touched_ball) ||
+        !CU_add_test(s, "the blow through balls frozen in a row", test_blow_through_frozen_balls) ||
         !CU_add_test(s, "slow nudge is a collision", test_slow_nudge) ||
         !CU_add_test(s, "shallow cushion contact", test_shallow_cushion) ||
         !CU_add_test(s, "object ball off a near cushion", test_near_cushion_bounce) ||

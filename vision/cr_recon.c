@@ -3288,6 +3288,26 @@ static bool ball_came_near(cr_recon_t *rc, const change_t *c)
     return false;
 }
 
+/* Was the ball of onset c resting frozen to another resting ball (centres
+ * within 2 R + contact_tol) when it started? */
+static bool frozen_at_onset(const cr_recon_t *rc, const change_t *c)
+{
+    int j;
+
+    if (!c->before.rest)
+        return false;
+    for (j = 0; j < NB; j++) {
+        const seg_t *o;
+
+        if (j == c->ball || rc->b[j].nh == 0 || !on_table_state(rc->b[j].state))
+            continue;
+        o = seg_at(&rc->b[j], c->t - rc->dt);
+        if (o->rest && hypot(o->p[0] - c->before.p[0], o->p[1] - c->before.p[1]) <= 2.0 * rc->R + rc->p.contact_tol_mm)
+            return true;
+    }
+    return false;
+}
+
 /* The ball (or -1) that rested frozen to the cue ball (centres within 2 R +
  * contact_tol) and started with it: up to FROZEN_LEAD_S before the cue
  * ball's onset c or a frame and a half after (its onset may have been
@@ -3474,13 +3494,15 @@ static void resolve_changes(cr_recon_t *rc)
          * it was still creeping): disturbed once it settles somewhere else
          * (a ball seen to shift and come back where it was is the picture
          * wavering, e.g. under a hand, not a ball moved) */
-        if (c->kind == CH_ONSET && !(rc->active && ball_came_near(rc, c)))
+        if (c->kind == CH_ONSET && !(rc->active && (ball_came_near(rc, c) || frozen_at_onset(rc, c))))
             rc->b[c->ball].uncaused = true;
-        if ((rc->active && ball_came_near(rc, c)) || !seen_before(rc, c)) {
+        if ((rc->active && (ball_came_near(rc, c) || frozen_at_onset(rc, c))) || !seen_before(rc, c)) {
             /* in a shot, a ball that another ball came within reach of as
              * it started was most likely hit by it (a contact the paths
-             * could not time); a ball not seen resting before it started
-             * may not have rested at all: neither is a touched ball */
+             * could not time), and one resting frozen to another took the
+             * blow through it (a rack: the contacts inside are too quick
+             * to see); a ball not seen resting before it started may not
+             * have rested at all: none of them is a touched ball */
             c->done = true;
             continue;
         }

@@ -851,6 +851,64 @@ static void test_blob_beside_does_not_take_id(void)
     CU_ASSERT_EQUAL(wrong, 0);
 }
 
+/* ---------------------------------------------- struck hard at 30 fps */
+
+typedef struct {
+    int rest_track, moving_frames, same_track, as_cue;
+} struck_t;
+
+/* The cue ball rests at (500, 400) for two seconds, then is struck at
+ * 8.7 m/s along +x: at 30 fps its first smear is 290 mm away, far beyond
+ * where a resting ball's track looks, and a smear's looks name nothing (flat
+ * colour); the 5 rests elsewhere throughout. */
+static void struck_gen(void *u, int k, cr_detection_t *d, int *n)
+{
+    (void)u;
+    *n = 0;
+    d[(*n)++] = det_of(5, 1800, 900, -1);
+    if (k < 60) {
+        d[(*n)++] = det_of(0, 500, 400, -1);
+    } else if (k < 66) {
+        cr_detection_t *o = &d[(*n)++];
+
+        *o = det_of(-1, 500 + 290.0 * (k - 59), 400, 0.3);
+        o->blur_dx = 72.0;
+        o->sigma_mm = 4.0;
+    }
+}
+
+static void struck_check(void *u, const cr_ball_frame_t *f)
+{
+    struck_t *s = u;
+    const cr_ball_obs_t *o;
+
+    if (f->frame == 50 && (o = nearest(f, 500, 400, 5)) != NULL)
+        s->rest_track = o->track;
+    if (f->frame >= 62 && f->frame < 66 && (o = nearest(f, 500 + 290.0 * (f->frame - 59), 400, 20)) != NULL) {
+        s->moving_frames++;
+        s->same_track += o->track == s->rest_track;
+        s->as_cue += o->id == 0;
+    }
+}
+
+/* The smear runs straight back through the place where the cue ball rested,
+ * the frame after it was last seen there, as far as its speed takes it: it
+ * is the cue ball, struck (the same track, its number). */
+static void test_struck_hard_at_30(void)
+{
+    struck_t s;
+    cr_track_params_t p;
+
+    memset(&s, 0, sizeof(s));
+    s.rest_track = -99;
+    cr_track_params_defaults(&p);
+    p.delay_frames = 4;
+    CU_ASSERT_EQUAL(run_tracker(&p, 30, 120, struck_gen, struck_check, &s), 120);
+    CU_ASSERT_EQUAL(s.moving_frames, 4);
+    CU_ASSERT_EQUAL(s.same_track, s.moving_frames);
+    CU_ASSERT_EQUAL(s.as_cue, s.moving_frames);
+}
+
 /* --------------------------------------------------- never identifiable */
 
 typedef struct {
@@ -1139,6 +1197,7 @@ int cr_test_register_track(void)
         !CU_add_test(s, "a ball seen for a moment is not held for ever", test_blip_not_held) ||
         !CU_add_test(s, "a held place that shows bare holds no ball", test_bare_place_not_held) ||
         !CU_add_test(s, "a blob seen beside a ball does not take its id", test_blob_beside_does_not_take_id) ||
+        !CU_add_test(s, "a ball struck hard at 30 fps keeps its track", test_struck_hard_at_30) ||
         !CU_add_test(s, "pocketed ball is GONE", test_pocketed_ball_gone) ||
         !CU_add_test(s, "stripe looking solid keeps its id", test_stripe_looking_solid) ||
         !CU_add_test(s, "-1 for a ball never identifiable", test_unidentifiable_is_minus_one) ||

@@ -72,7 +72,14 @@
  *    published yet) when its looks clearly agree best with that hidden
  *    track: same track number, same identity; the hidden frames in between
  *    keep the last known position. When the new track was already
- *    published, the hidden one ends instead and the id moves on.
+ *    published, the hidden one ends instead and the id moves on. A new fast
+ *    track (over 1 m/s, two sightings) continues a hidden resting one it was
+ *    struck out of: its path runs straight back within R of where that ball
+ *    rested, the ball was last seen there one or two frames before the new
+ *    track was born, and the new track has come half to twice as far as its
+ *    speed takes it since (a ball struck hard at 30 fps is first seen a
+ *    smear a few diameters away, whose looks name nothing); only when one
+ *    hidden track fits.
  *  - identity: each track accumulates colour log-likelihoods (tempered by
  *    colour_weight, and capped at colour_cap: a bias of the light is
  *    systematic) and pattern evidence, by VIEWS: a ball that has not rolled

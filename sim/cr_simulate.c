@@ -661,7 +661,7 @@ int cr_simulate_blur_subframes(double travel_mm, double ball_radius_mm, int base
     if (base <= 1 || !(travel_mm > 0.0) || !(ball_radius_mm > 0.0))
         return base < 1 ? 1 : base;
     k = (int)ceil(fmin(travel_mm / (ball_radius_mm / 3.0), (double)CR_RENDER_MAX_SUBFRAMES));
-    return k > base ? (k < CR_RENDER_MAX_SUBFRAMES ? k : CR_RENDER_MAX_SUBFRAMES) : base;
+    return k > base ? k : base;
 }
 
 /* Motion-blur sub-frames for the frame at t_frame, from the furthest any ball

@@ -25,9 +25,6 @@
  * search's: min_votes). The fit must still score min_score. */
 #define CR_DET_LOOK_EDGE 0.2
 #define CR_DET_LOOK_VOTES 0.4
-/* A hint found nowhere whose place shows the background on all but this
- * share of its samples is bare (cr_detector_bare). */
-#define CR_DET_BARE_SHARE 0.1
 
 /* A region of interest, half-res pixels [x0, x1) x [y0, y1). */
 typedef struct {
@@ -1734,10 +1731,7 @@ static void cr_det_sort_cands(cr_detector_t *d)
     }
 }
 
-/* Looks again, with fainter edges, at every hint no detection is near (a
- * ball the tracker holds that this frame's search did not find): a Hough
- * for the known radius over the hint's reach, then the usual fit. */
-/* Share of the coarse samples within BARE_R radii of image point (u, v)
+/* Share of the coarse samples within CR_DET_SHARE_R radii of image point (u, v)
  * (ball radius r_px there) that differ from the background in this frame;
  * -1 when fewer than 3 such samples lie in the search region. */
 #define CR_DET_SHARE_R 0.8
@@ -1759,6 +1753,10 @@ static float cr_det_fg_share(const cr_detector_t *d, double u, double v, double 
     return n >= 3 ? (float)f / (float)n : -1.0f;
 }
 
+/* Looks again, with fainter edges, at every hint no detection is near (a
+ * ball the tracker holds that this frame's search did not find): a Hough
+ * for the known radius over the hint's reach, then the usual fit; a hint
+ * found nowhere whose place shows the background is bare (cr_detector_bare). */
 static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
 {
     const double R = d->tab.ball_radius_mm;
@@ -1817,7 +1815,7 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
         } else {
             float sh = cr_det_fg_share(d, u, v, rp);
 
-            if (sh >= 0.0f && sh <= CR_DET_BARE_SHARE)
+            if (sh >= 0.0f && sh <= CR_VISION_BARE_SHARE)
                 d->bare[d->n_bare++] = ht->tag;
         }
     }

@@ -3466,6 +3466,7 @@ static void resolve_changes(cr_recon_t *rc)
     }
     for (k = 0; k < rc->nch; k++) {
         change_t *c = &rc->ch[k];
+        bool caused;
 
         if (c->done)
             continue;
@@ -3494,9 +3495,10 @@ static void resolve_changes(cr_recon_t *rc)
          * it was still creeping): disturbed once it settles somewhere else
          * (a ball seen to shift and come back where it was is the picture
          * wavering, e.g. under a hand, not a ball moved) */
-        if (c->kind == CH_ONSET && !(rc->active && (ball_came_near(rc, c) || frozen_at_onset(rc, c))))
+        caused = rc->active && (ball_came_near(rc, c) || frozen_at_onset(rc, c));
+        if (c->kind == CH_ONSET && !caused)
             rc->b[c->ball].uncaused = true;
-        if ((rc->active && (ball_came_near(rc, c) || frozen_at_onset(rc, c))) || !seen_before(rc, c)) {
+        if (caused || !seen_before(rc, c)) {
             /* in a shot, a ball that another ball came within reach of as
              * it started was most likely hit by it (a contact the paths
              * could not time), and one resting frozen to another took the

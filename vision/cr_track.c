@@ -20,8 +20,6 @@
 #define BARE_FRAMES 3
 #define BARE_S 0.1
 #define BARE_CONTRAST 0.5
-#define BARE_SHARE 0.1 /* a detection where a ball was looked for with at most this foreground share
-                        * (cr_detection_t.fg_share) is on the bare background */
 #define TRK_SLOTS 128                     /* track records (live + retiring) */
 #define TRK_LIVE CR_VISION_MAX_DETECTIONS /* tracks in one frame */
 #define TRK_IDS CR_VISION_MAX_BALLS       /* ids 0..15 */
@@ -492,7 +490,7 @@ static int prepare_detections(cr_tracker_t *tr, const cr_detection_t *dets, int 
         /* looked for where a ball that stood out from the background was
          * expected, and found on the bare background: no sign of that
          * ball, whose place is bare */
-        if (tg >= 1 && tg <= TRK_SLOTS && dets[i].fg_share >= 0.0f && dets[i].fg_share <= BARE_SHARE &&
+        if (tg >= 1 && tg <= TRK_SLOTS && dets[i].fg_share >= 0.0f && dets[i].fg_share <= CR_VISION_BARE_SHARE &&
             stood_out(&tr->trk[tg - 1])) {
             tr->trk[tg - 1].bare_now = true;
             continue;

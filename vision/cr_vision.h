@@ -77,6 +77,11 @@ typedef struct {
                           hint (cr_ball_hint_t) it was looked for at, and only for */
 } cr_detection_t;
 
+/* A place whose coarse samples differ from the background on at most this
+ * share of them shows the bare background (cr_detection_t.fg_share): no ball
+ * that stood out from it is there (cr_detector_bare, cr_tracker_bare). */
+#define CR_VISION_BARE_SHARE 0.1
+
 /* A ball the tracker expects to see in the next frame (a hint for the
  * detector): table mm, how far from there it may be, and the tracker's tag
  * (not 0) for the ball, copied into what is found there. */

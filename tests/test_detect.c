@@ -544,6 +544,86 @@ static void test_low_contrast(void)
     }
 }
 
+/* A ball crossing about two of its diameters while the shutter is open (a
+ * break at 30 fps: 8 m/s, 0.4 of the frame) is filmed as a stadium as wide
+ * as the ball, with no outline: on five cloths and headings, the cue ball
+ * and a coloured ball, the moving ball is found within 6 mm of where it was
+ * at mid-exposure with its streak along the motion (0.6-1.2 of its true
+ * length: the smear's ends fade into the cloth, so a faint one measures
+ * short) and no phantom; the resting balls are found as before. */
+static void test_long_smear(void)
+{
+    enum { NSUB = 16 };
+    const int ids[2] = {0, 3};
+    int ci;
+
+    for (ci = 0; ci < CR_CLOTH_PRESET_COUNT; ci++) {
+        td_ctx_t c;
+        cr_render_ball_t still[3], sub_balls[NSUB][3];
+        cr_render_scene_t sc, subs[NSUB];
+        cr_render_info_t info;
+        cr_yuv_image_t img;
+        cr_detector_t *d = NULL;
+        cr_detection_t det[CR_VISION_MAX_DETECTIONS];
+        /* b: half the displacement over the exposure, mm */
+        const double dir = 0.15 + 1.3 * ci, x0 = 1000.0 + 150.0 * ci, y0 = 620.0 - 40.0 * ci, b = 57.0 + 7.0 * ci;
+        int nd = 0, k, found = 0, phantoms = 0;
+        uint64_t noise = 77 + ci;
+
+        CU_ASSERT_FATAL(td_open(&c, 1280, 720, 1.5 * ci, 90.0, -0.03 * ci, (cr_cloth_preset_t)ci, 40 + ci) == 0);
+        td_ball(&still[0], ids[ci % 2], x0, y0);
+        td_ball(&still[1], 5, 2100.0, 300.0);
+        td_ball(&still[2], 8, 350.0, 950.0);
+        memset(&sc, 0, sizeof sc);
+        sc.balls = still;
+        sc.n_balls = 3;
+        CU_ASSERT_FATAL(td_render(&c, &sc, 1, 0, &info, &img) == 0);
+        CU_ASSERT_FATAL(cr_detector_create(&c.cam, &c.tab, NULL, &d) == 0);
+        CU_ASSERT_EQUAL(cr_detector_run(d, &img, det, CR_VISION_MAX_DETECTIONS, &nd), 0);
+        CU_ASSERT_EQUAL(nd, 3);
+        for (k = 0; k < NSUB; k++) {
+            double f = (k + 0.5) / NSUB * 2.0 - 1.0;
+
+            memcpy(sub_balls[k], still, sizeof still);
+            sub_balls[k][0].x_mm = x0 + f * b * cos(dir);
+            sub_balls[k][0].y_mm = y0 + f * b * sin(dir);
+            memset(&subs[k], 0, sizeof subs[k]);
+            subs[k].balls = sub_balls[k];
+            subs[k].n_balls = 3;
+        }
+        CU_ASSERT_FATAL(td_render(&c, subs, NSUB, 1, &info, &img) == 0);
+        td_noise(c.y, (size_t)1280 * 720, 2.0, &noise);
+        td_noise(c.u, (size_t)640 * 360, 1.0, &noise);
+        td_noise(c.v, (size_t)640 * 360, 1.0, &noise);
+        CU_ASSERT_EQUAL(cr_detector_run(d, &img, det, CR_VISION_MAX_DETECTIONS, &nd), 0);
+        for (k = 0; k < nd; k++) {
+            double e = hypot(det[k].x - x0, det[k].y - y0), bl = hypot(det[k].blur_dx, det[k].blur_dy);
+
+            if (e < 2.0 * RB) {
+                found++;
+                if (getenv("TDBG"))
+                    printf("\n  cloth %d: %.2f mm off, streak %.1f, score %.2f", ci, e, bl, det[k].score);
+                CU_ASSERT(e < 6.0);
+                CU_ASSERT(bl > 0.6 * b && bl < 1.2 * b);
+                if (bl > 0.0)
+                    CU_ASSERT(fabs(det[k].blur_dx * cos(dir) + det[k].blur_dy * sin(dir)) / bl > 0.95);
+                if (e >= 6.0 || !(bl > 0.6 * b && bl < 1.2 * b))
+                    printf("\n  cloth %d: smear found %.2f mm off, streak %.1f mm", ci, e, bl);
+            } else if (hypot(det[k].x - 2100.0, det[k].y - 300.0) > RB &&
+                       hypot(det[k].x - 350.0, det[k].y - 950.0) > RB) {
+                phantoms++;
+            }
+        }
+        if (found != 1)
+            printf("\n  cloth %d: the smear found %d times", ci, found);
+        CU_ASSERT_EQUAL(found, 1);
+        CU_ASSERT_EQUAL(phantoms, 0);
+        CU_ASSERT_EQUAL(nd, 3);
+        cr_detector_destroy(d);
+        td_close(&c);
+    }
+}
+
 /* A ball of the cloth's colour in dim light (maroon 7 on red cloth at 0.3
  * and 0.8 of the default exposure, 1280x720 with sensor noise): the
  * detector's own search misses it in most frames; told where the tracker
@@ -749,6 +829,7 @@ int cr_test_register_detect(void)
         !CU_add_test(s, "rack on five cloths and cameras", test_rack_cloths_cameras) ||
         !CU_add_test(s, "cushions, pocket mouths, cue and arm", test_cushions_pockets_cue_arm) ||
         !CU_add_test(s, "motion blur", test_motion_blur) ||
+        !CU_add_test(s, "a ball smeared over two diameters", test_long_smear) ||
         !CU_add_test(s, "ball of the cloth's colour, noise only", test_low_contrast) ||
         !CU_add_test(s, "a ball the search misses is found where the tracker expects it", test_hints) ||
         !CU_add_test(s, "a hint's place that shows the background is bare", test_bare_places))

@@ -23,6 +23,8 @@
  * 0.35; a ball of the cloth's colour in dim light has an outline of a few
  * levels), and a Hough peak needs this share of a full outline's votes (the
  * search's: min_votes). The fit must still score min_score. */
+/* Smears (cr_det_find_smears): the longest, in ball diameters end to end. */
+#define CR_DET_SMEAR_MAX 8.0
 #define CR_DET_LOOK_EDGE 0.2
 #define CR_DET_LOOK_VOTES 0.4
 
@@ -80,6 +82,13 @@ struct cr_detector {
     uint8_t *prev_dead; /* per last detection: dropped or taken this frame */
     uint8_t *prev_quiet; /* per last detection: nothing under it changed (this frame) */
     cr_det_roi_t *rois; /* this frame's regions of interest */
+    int n_rois;         /* how many (up to CR_DET_MAX_ROIS) */
+    int sm_cap;         /* smears: the largest region side examined, half-res px */
+    int *sm_lab;        /* sm_cap^2: component labels within a region */
+    int *sm_stk;        /* sm_cap^2: flood fill */
+    int *sm_hist;       /* 4 * sm_cap: pixel counts along and across a component */
+    float *sm_ink;      /* sm_cap^2: how far each pixel is from the background; then
+                         * 2 * sm_cap: its sum per bin along a component */
     cr_detect_profile_t prof;
     cr_ball_hint_t hint[CR_VISION_MAX_DETECTIONS]; /* balls expected in the next frame */
     int n_hint;
@@ -319,6 +328,10 @@ void cr_detector_destroy(cr_detector_t *d)
     free(d->prev_dead);
     free(d->prev_quiet);
     free(d->rois);
+    free(d->sm_lab);
+    free(d->sm_stk);
+    free(d->sm_hist);
+    free(d->sm_ink);
     free(d);
 }
 
@@ -398,6 +411,16 @@ int cr_detector_create(const cr_camera_t *cam, const cr_table_t *t, const cr_det
     d->prev_quiet = calloc(2 * CR_VISION_MAX_DETECTIONS, 1);
     d->rois = calloc(CR_DET_MAX_ROIS, sizeof *d->rois);
     d->ref = calloc(ng * 3, sizeof(float));
+    /* a smear up to CR_DET_SMEAR_MAX diameters long, with the region's padding */
+    d->sm_cap = (int)ceil((CR_DET_SMEAR_MAX + 1.0) * rmax) + 4 * d->gs + 8;
+    d->sm_lab = malloc((size_t)d->sm_cap * d->sm_cap * sizeof(int));
+    d->sm_stk = malloc((size_t)d->sm_cap * d->sm_cap * sizeof(int));
+    d->sm_hist = malloc(4 * (size_t)d->sm_cap * sizeof(int));
+    d->sm_ink = malloc(((size_t)d->sm_cap * d->sm_cap + 2 * (size_t)d->sm_cap) * sizeof(float));
+    if (!d->sm_lab || !d->sm_stk || !d->sm_hist || !d->sm_ink) {
+        cr_detector_destroy(d);
+        return CR_ERR_NOMEM;
+    }
     if (!d->gmask || !d->bg || !d->age || !d->fg || !d->covered || !d->obs || !d->stack || !d->seen || !d->yh ||
         !d->mag || !d->acc || !d->cand || !d->dets || !d->prev || !d->reuse || !d->ref ||
         !d->prev_dead || !d->prev_quiet || !d->rois) {
@@ -1703,6 +1726,273 @@ static int cr_det_merge_streaks(cr_detector_t *d, const cr_yuv_image_t *img, cr_
     return nd;
 }
 
+/* The pixel count at quantile q (0..1) of a histogram of n bins. */
+static double cr_det_hist_q(const int *h, int n, int total, double q)
+{
+    double want = q * total, c = 0.0;
+    int k;
+
+    for (k = 0; k < n; k++) {
+        if (c + h[k] >= want)
+            return k + (h[k] > 0 ? (want - c) / h[k] : 0.0);
+        c += h[k];
+    }
+    return n;
+}
+
+/* The centre's travel over the exposure, half-res px, from the ink of a
+ * smear summed across it per bin along it (centre bin mid): a ball moving
+ * by 2b gives a plateau over |x| < b - r that falls to nothing at b + r,
+ * through half the plateau at exactly |x| = b whatever the contrast (half
+ * the disc is then on each side). The extent of the pixels unlike the
+ * cloth is shorter by how much of each faint end fell below the threshold.
+ * guess (that extent less a width) when there is no plateau. */
+static double cr_det_smear_travel(const float *ink, int nb, double mid, double guess)
+{
+    int c = (int)lrint(mid), k, lo = -1, hi = -1;
+    double plat = 0.0, half, ends[2];
+    int np = 0, side;
+
+    if (guess < 2.0 || c < 1 || c >= nb - 1)
+        return guess;
+    for (k = (int)floor(c - 0.25 * guess); k <= (int)ceil(c + 0.25 * guess); k++)
+        if (k >= 0 && k < nb)
+            plat += ink[k], np++;
+    if (np == 0 || !(plat > 0.0))
+        return guess;
+    half = 0.5 * plat / np;
+    for (side = 0; side < 2; side++) {
+        int step = side ? 1 : -1;
+
+        ends[side] = -1.0;
+        for (k = c; k + step >= 0 && k + step < nb; k += step)
+            if (ink[k + step] < half && ink[k] >= half) {
+                /* linear between bins k and k + step */
+                ends[side] = fabs(k + step * (ink[k] - half) / (ink[k] - ink[k + step]) - c);
+                break;
+            }
+    }
+    (void)lo, (void)hi;
+    if (ends[0] < 0.0 || ends[1] < 0.0)
+        return guess;
+    return ends[0] + ends[1];
+}
+
+/* Detection a of this frame may be a part of a smear (its end, or the
+ * middle taken for a ball): found anew this frame and not surely a ball. */
+static bool cr_det_smear_part(const cr_detector_t *d, int a)
+{
+    return !d->reuse[a] && d->dets[a].score < 0.8f;
+}
+
+/* A ball fast enough to cross several of its diameters while the shutter
+ * is open (a break at 30 fps) shows no outline at all: a stadium as wide
+ * as a ball, fainter than the ball by the share of the exposure each point
+ * was covered. Neither the Hough nor the outline fit finds it, and there
+ * are no two end balls to merge. In each region searched this frame, the
+ * half-res pixels unlike the cloth (in light or shadow) and outside every
+ * detection form components; one is a smear when, measured along and
+ * across its principal axis (2 % to 98 % of its pixels), it is as wide as
+ * a ball (0.75-1.3 diameters) and at least 1.4 diameters long, it is as wide
+ * as that at every point of its straight part (two balls side by side
+ * narrow where they touch), and its area is the stadium's (0.75-1.25). Its
+ * centroid is the ball at mid-exposure; its straight part is the blur. It
+ * names no colour (the cloth shows through it). Returns the new count. */
+static int cr_det_find_smears(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
+{
+    const double R = d->tab.ball_radius_mm, g = d->p.chroma_gain;
+    const int cap = d->sm_cap, nb = 2 * cap;
+    int ri;
+
+    for (ri = 0; ri < d->n_rois && ri < CR_DET_MAX_ROIS && nd < 2 * CR_VISION_MAX_DETECTIONS; ri++) {
+        const cr_det_roi_t *ro = &d->rois[ri];
+        int rw = ro->x1 - ro->x0, rh = ro->y1 - ro->y0, i, j, k, a, nlab = 0;
+
+        if (!ro->changed || rw <= 0 || rh <= 0 || rw > cap || rh > cap)
+            continue;
+        /* pixels unlike the cloth and outside every detection: label -1 */
+        for (j = 0; j < rh; j++)
+            for (i = 0; i < rw; i++) {
+                int hx = ro->x0 + i, hy = ro->y0 + j, in = 0;
+                double u = 2.0 * hx + 0.5, v = 2.0 * hy + 0.5;
+                float o[3];
+                const uint8_t *py;
+
+                d->sm_lab[j * rw + i] = 0;
+                if (2 * hx + 1 >= d->w || 2 * hy + 1 >= d->h)
+                    continue;
+                for (a = 0; a < nd && !in; a++) {
+                    const cr_detection_t *e = &d->dets[a];
+                    double bl = hypot(e->blur_dx, e->blur_dy) * e->r_px / R, m = e->r_px + 2.0 + bl;
+
+                    in = !cr_det_smear_part(d, a) && fabs(u - e->u) < m && fabs(v - e->v) < m &&
+                         hypot(u - e->u, v - e->v) < m;
+                }
+                if (in)
+                    continue;
+                py = img->y + (size_t)(2 * hy) * img->stride_y + 2 * hx;
+                o[0] = 0.25f * (float)(py[0] + py[1] + py[img->stride_y] + py[img->stride_y + 1]);
+                o[1] = (float)(g * img->u[(size_t)hy * img->stride_u + hx]);
+                o[2] = (float)(g * img->v[(size_t)hy * img->stride_v + hx]);
+                {
+                    const float *b = cr_det_bg_at(d, u, v);
+
+                    if (!cr_det_is_cloth(d, o, b)) {
+                        d->sm_lab[j * rw + i] = -1;
+                        d->sm_ink[j * rw + i] = (float)cr_det_dist3(o, b);
+                    }
+                }
+            }
+        /* components (8-connected) */
+        for (k = 0; k < rw * rh && nd < 2 * CR_VISION_MAX_DETECTIONS; k++) {
+            double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0, cx, cy, vxx, vyy, vxy, th, ax, ay, r_h, len, wid, s_h, s_ext;
+            double lo, hi, wlo, whi, area, fill, waist = HUGE_VAL, u, v, x, y, x0, y0, x1, y1;
+            int sp = 0, n = 0, q, *hl = d->sm_hist, *hw = d->sm_hist + nb;
+            float *ink = d->sm_ink + (size_t)cap * cap;
+
+            if (d->sm_lab[k] != -1)
+                continue;
+            nlab++;
+            d->sm_lab[k] = nlab;
+            d->sm_stk[sp++] = k;
+            while (sp > 0) {
+                int p = d->sm_stk[--sp], pi = p % rw, pj = p / rw, di, dj;
+
+                n++;
+                sx += pi, sy += pj, sxx += (double)pi * pi, syy += (double)pj * pj, sxy += (double)pi * pj;
+                for (dj = -1; dj <= 1; dj++)
+                    for (di = -1; di <= 1; di++) {
+                        int xi = pi + di, yj = pj + dj;
+
+                        if (xi < 0 || yj < 0 || xi >= rw || yj >= rh || d->sm_lab[yj * rw + xi] != -1)
+                            continue;
+                        d->sm_lab[yj * rw + xi] = nlab;
+                        d->sm_stk[sp++] = yj * rw + xi;
+                    }
+            }
+            cx = sx / n, cy = sy / n;
+            r_h = 0.5 * cr_det_radius_at(d, 2.0 * (ro->x0 + cx) + 0.5, 2.0 * (ro->y0 + cy) + 0.5);
+            if (n < 1.3 * CR_DET_PI * r_h * r_h)
+                continue;
+            vxx = sxx / n - cx * cx, vyy = syy / n - cy * cy, vxy = sxy / n - cx * cy;
+            th = 0.5 * atan2(2.0 * vxy, vxx - vyy);
+            ax = cos(th), ay = sin(th);
+            /* along (hl) and across (hw) the axis, 1 px bins centred on the centroid */
+            memset(d->sm_hist, 0, 2 * (size_t)nb * sizeof(int));
+            memset(ink, 0, (size_t)nb * sizeof(float));
+            for (q = 0; q < rw * rh; q++) {
+                double pi = q % rw - cx, pj = q / rw - cy;
+                int bl, bw;
+
+                if (d->sm_lab[q] != nlab)
+                    continue;
+                bl = (int)floor(pi * ax + pj * ay + cap + 0.5);
+                bw = (int)floor(-pi * ay + pj * ax + cap + 0.5);
+                if (bl >= 0 && bl < nb)
+                    hl[bl]++, ink[bl] += d->sm_ink[q];
+                if (bw >= 0 && bw < nb)
+                    hw[bw]++;
+            }
+            lo = cr_det_hist_q(hl, nb, n, 0.02), hi = cr_det_hist_q(hl, nb, n, 0.98);
+            wlo = cr_det_hist_q(hw, nb, n, 0.02), whi = cr_det_hist_q(hw, nb, n, 0.98);
+            /* the 2-98 % span of a disc's projection is 0.94 of its diameter */
+            len = (hi - lo) / 0.94, wid = (whi - wlo) / 0.94;
+            if (wid < 1.5 * r_h || wid > 2.6 * r_h || len < 2.8 * r_h || len > 2.0 * CR_DET_SMEAR_MAX * r_h)
+                continue;
+            s_ext = len - wid; /* the straight part of what shows */
+            s_h = cr_det_smear_travel(ink, nb, 0.5 * (lo + hi), s_ext);
+            area = wid * s_ext + 0.25 * CR_DET_PI * wid * wid;
+            fill = n / area;
+            if (fill < 0.75 || fill > 1.25)
+                continue;
+            {
+                double mid = 0.5 * (lo + hi);
+                int b0 = (int)floor(mid - 0.35 * s_ext), b1 = (int)ceil(mid + 0.35 * s_ext), b;
+
+                double sum = 0.0;
+                int nbin = 0;
+
+                /* over three bins: a noisy edge is ragged */
+                for (b = b0 < 1 ? 1 : b0; b <= b1 && b < nb - 1; b++) {
+                    waist = fmin(waist, (hl[b - 1] + hl[b] + hl[b + 1]) / 3.0);
+                    sum += hl[b];
+                    nbin++;
+                }
+                /* against the straight part's mean width: a faint smear is
+                 * narrower than the ball (its sides are covered briefly) */
+                if (nbin == 0 || waist < 0.75 * sum / nbin)
+                    continue;
+            }
+            u = 2.0 * (ro->x0 + cx) + 0.5, v = 2.0 * (ro->y0 + cy) + 0.5;
+            /* against the cloth around it too, not only the background
+             * model here: where a ball rested long enough to become
+             * background and left, the bare cloth differs from the model
+             * in a ball's shape (a ghost) */
+            {
+                const double off = 3.6 * r_h, sq[4][2] = {{-ay, ax}, {ay, -ax}, {ax, ay}, {-ax, -ay}};
+                float ref[3] = {0, 0, 0};
+                int unlike = 0;
+
+                for (a = 0; a < 4; a++) {
+                    double reach = off + (a >= 2 ? s_ext : 0.0);
+                    const float *b = cr_det_bg_at(d, u + reach * sq[a][0], v + reach * sq[a][1]);
+
+                    ref[0] += 0.25f * b[0], ref[1] += 0.25f * b[1], ref[2] += 0.25f * b[2];
+                }
+                for (q = 0; q < rw * rh; q++) {
+                    int hx = ro->x0 + q % rw, hy = ro->y0 + q / rw;
+                    const uint8_t *py = img->y + (size_t)(2 * hy) * img->stride_y + 2 * hx;
+                    float o[3];
+
+                    if (d->sm_lab[q] != nlab)
+                        continue;
+                    o[0] = 0.25f * (float)(py[0] + py[1] + py[img->stride_y] + py[img->stride_y + 1]);
+                    o[1] = (float)(g * img->u[(size_t)hy * img->stride_u + hx]);
+                    o[2] = (float)(g * img->v[(size_t)hy * img->stride_v + hx]);
+                    unlike += !cr_det_is_cloth(d, o, ref);
+                }
+                if (unlike < 0.7 * n)
+                    continue;
+            }
+            if (!cr_camera_unproject_plane(&d->cam, u, v, R, &x, &y) ||
+                !cr_camera_unproject_plane(&d->cam, u - s_h * ax, v - s_h * ay, R, &x0, &y0) ||
+                !cr_camera_unproject_plane(&d->cam, u + s_h * ax, v + s_h * ay, R, &x1, &y1) ||
+                !cr_det_centre_ok(d, x, y, 0.0))
+                continue;
+            {
+                cr_detection_t *m = &d->dets[nd];
+                int c;
+
+                memset(m, 0, sizeof *m);
+                m->u = u, m->v = v, m->x = x, m->y = y;
+                m->r_px = 2.0 * r_h;
+                m->blur_dx = 0.5 * (x1 - x0), m->blur_dy = 0.5 * (y1 - y0);
+                m->sigma_mm = 2.0 + 0.1 * hypot(m->blur_dx, m->blur_dy);
+                m->score = (float)(0.9 - fabs(fill - 1.0) - 0.5 * fabs(wid / (2.0 * r_h) - 1.0));
+                m->visible = 1.0f;
+                for (c = 0; c < CR_COLOUR_COUNT; c++)
+                    m->colour_p[c] = 1.0f / CR_COLOUR_COUNT;
+                for (c = 0; c < CR_VISION_MAX_BALLS; c++)
+                    m->id_p[c] = 1.0f / CR_VISION_MAX_BALLS;
+                d->reuse[nd++] = 0;
+                /* what the search made of its parts goes */
+                for (a = 0; a < nd - 1; a++) {
+                    const cr_detection_t *e = &d->dets[a];
+                    double t = (e->u - u) * ax + (e->v - v) * ay, p = -(e->u - u) * ay + (e->v - v) * ax;
+
+                    if (cr_det_smear_part(d, a) && fabs(t) < fmax(s_h, s_ext) + 2.0 * r_h && fabs(p) < 2.0 * r_h) {
+                        memmove(d->dets + a, d->dets + a + 1, (size_t)(nd - 1 - a) * sizeof *d->dets);
+                        memmove(d->reuse + a, d->reuse + a + 1, (size_t)(nd - 1 - a));
+                        nd--;
+                        a--;
+                    }
+                }
+            }
+        }
+    }
+    return nd;
+}
+
 /* Keeps last frame's detection o as detection nd of this frame. Until the
  * white reference is learned (from white balls' tops against the cloth
  * beside them) a kept white ball is identified again each frame, which
@@ -1860,6 +2150,7 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
         return CR_ERR_INVALID;
     *n = 0;
     d->n_bare = 0;
+    d->n_rois = 0;
     t0 = cr_det_now_ms();
     ng = (size_t)gw * gh;
     /* 1. coarse samples and foreground, in one sweep over the grid with the
@@ -1966,6 +2257,7 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
             ro->x0 = x0, ro->y0 = y0, ro->x1 = x1, ro->y1 = y1, ro->changed = changed;
         }
         regions++;
+        d->n_rois = regions;
         if (changed) {
             int a;
 
@@ -2076,6 +2368,8 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
         }
     nd = cr_det_look_hints(d, img, nd);
     nd = cr_det_merge_streaks(d, img, d->dets, d->reuse, nd);
+    if (!first)
+        nd = cr_det_find_smears(d, img, nd);
     /* best score first (insertion sort: few, and no allocation) */
     for (i = 1; i < nd; i++) {
         cr_detection_t t = d->dets[i];

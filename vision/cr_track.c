@@ -1443,13 +1443,17 @@ static void stitch(cr_tracker_t *tr)
         double bs = -DBL_MAX, second = -DBL_MAX, nm;
         bool fresh;
 
-        if (N->state != SLOT_LIVE || N->status != CR_BALL_SEEN || N->hits < 2)
+        if ((N->state != SLOT_LIVE && N->state != SLOT_TENT) || N->status != CR_BALL_SEEN || N->hits < 2)
             continue;
         fresh = N->born >= tr->next_pop;
+        /* tentative too: at 30 fps a struck ball may reach the rack before
+         * it is seen often enough to be output */
         if (fresh && (best = struck_from(tr, n)) >= 0) {
             merge_into(tr, best, n);
             continue;
         }
+        if (N->state != SLOT_LIVE)
+            continue;
         if (N->hits < tr->p.confirm_hits + 2)
             continue;
         nid = own_best(tr, N, &nm);

@@ -1213,6 +1213,65 @@ static bool stopped_by_ball(cr_recon_t *rc, int i, long a, long e, double x, dou
     return false;
 }
 
+/* Is ball i's sample at frame a where its samples a+1..e are (within
+ * three of their sigmas and onset_min_mm): already at rest there? */
+static bool settled_at(cr_recon_t *rc, int i, long a, long e)
+{
+    rframe_t *f = frm(rc, a);
+    double sw = 0, sx = 0, sy = 0, tol;
+    long k;
+    int n = 0;
+
+    for (k = a + 1; k <= e; k++) {
+        rframe_t *g = frm(rc, k);
+        double wk;
+
+        if (g->st[i] != OB_SEEN)
+            continue;
+        wk = 1.0 / (sig(rc, g->s[i]) * sig(rc, g->s[i]));
+        sw += wk, sx += wk * g->x[i], sy += wk * g->y[i], n++;
+    }
+    if (n < 1 || f->st[i] != OB_SEEN)
+        return false;
+    tol = fmax(rc->p.onset_min_mm, 3.0 * hypot(sig(rc, f->s[i]), 1.0 / sqrt(sw)));
+    for (k = a + 1; k <= e; k++) {
+        rframe_t *g = frm(rc, k);
+
+        if (g->st[i] == OB_SEEN && dist2(g->x[i], g->y[i], sx / sw, sy / sw) > fmax(rc->p.onset_min_mm, 3.0 * sig(rc, g->s[i])))
+            return false;
+    }
+    return dist2(f->x[i], f->y[i], sx / sw, sy / sw) <= tol;
+}
+
+/* Ball i rests from frame a (time t) at the mean of its samples a..e, by
+ * their sigmas: a new rest, no event. */
+static void reseat(cr_recon_t *rc, int i, long a, long e, double t)
+{
+    rball_t *b = &rc->b[i];
+    double sw = 0, sx = 0, sy = 0;
+    seg_t m;
+    long k;
+
+    for (k = a; k <= e; k++) {
+        rframe_t *g = frm(rc, k);
+        double wk;
+
+        if (g->st[i] != OB_SEEN)
+            continue;
+        wk = 1.0 / (sig(rc, g->s[i]) * sig(rc, g->s[i]));
+        sw += wk, sx += wk * g->x[i], sy += wk * g->y[i];
+    }
+    if (!(sw > 0))
+        return;
+    b->rx = sx / sw;
+    b->ry = sy / sw;
+    b->rw = (double)(e - a + 1);
+    b->scat2 = 0.0;
+    rest_seg(&m, t - 0.5 * rc->dt, b->rx, b->ry);
+    push_seg(b, &m);
+    b->last_seen = a;
+}
+
 /* A resting ball at frame a. */
 static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_placed, double *cue_xy)
 {
@@ -1227,6 +1286,7 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
     double thr, dev, px, py, vx, vy, sp, t_on;
     long k, e = last_frame(rc, a);
     int n;
+    bool settled;
     seg_t before, m;
 
     if (sc > 1.3 * s)
@@ -1314,6 +1374,21 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
     }
     n = line_fit(rc, i, a, e, f->t, &px, &py, &vx, &vy);
     sp = hypot(vx, vy);
+    settled = e > a && b->last_seen == a - 1 && settled_at(rc, i, a, e);
+    if (e > a && frm(rc, e)->st[i] == OB_SEEN && i != CR_BALL_CUE && settled && sp * rc->dt < thr &&
+        dev <= 2.0 * rc->R && dev > 3.0 * fmax(rc->p.onset_min_mm, rc->p.onset_k * sig(rc, frm(rc, e)->s[i])) &&
+        dev > 2.0 * rc->p.accel_max_mm_s2 * rc->dt * rc->dt && !stopped_by_ball(rc, i, a, e, f->x[i], f->y[i])) {
+        /* seen at rest in the frame before and already at its new rest in
+         * this one: the move took under a frame, and a ball that stops that
+         * fast (4 times accel_max over the interval) was stopped by a ball
+         * (none is here) or held, and a hand over it would have hidden it:
+         * it is the fit that moved (a ball whose colour is near the
+         * cloth's has two likely outlines), not the ball. Its rest is where
+         * it is now, and nothing started. Not the cue ball (put down by
+         * hand between shots; a stun from close by within one) */
+        reseat(rc, i, a, e, f->t);
+        return;
+    }
     if (e > a && frm(rc, e)->st[i] == OB_SEEN &&
         dev > 3.0 * fmax(rc->p.onset_min_mm, rc->p.onset_k * sig(rc, frm(rc, e)->s[i])) &&
         dev > 4.0 * rc->p.accel_max_mm_s2 * rc->dt * rc->dt && sp * rc->dt < thr &&

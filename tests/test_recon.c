@@ -1128,6 +1128,54 @@ static void test_fit_jump_is_no_touch(void)
     }
 }
 
+/* Between shots the cue ball rests, the cue comes over it (hidden two
+ * frames) and strikes it slowly (0.9 m/s); a ball comes out from under the
+ * cue, unnamed for two frames, then the tracker names it the cue ball. It
+ * came into view moving: it was struck there, not put down by hand (no
+ * placed event, which the rules make a touched-ball foul without ball in
+ * hand); one stroke, within 0.1 s of when it left its rest (it is timed
+ * from where the ball was first seen, 60 mm out, not from the rest). */
+static void test_out_from_under_the_cue(void)
+{
+    rfix_t f;
+    const double fps = 30.0, t0 = 1.0, x0 = 2452.0, y0 = 972.0, vx = -120.0, vy = -900.0;
+    int k, placed = 0, strokes = 0;
+    double t_stroke = -1.0;
+
+    rfix_open(&f, fps, 97);
+    for (k = 0; k < (int)(4.0 * fps); k++) {
+        double t = k / fps, d = t > t0 ? fmin(t - t0, 1.5) - 0.25 * fmin(t - t0, 1.5) * fmin(t - t0, 1.5) : 0.0;
+        double x = x0 + vx * d, y = y0 + vy * d;
+        int n;
+
+        rfix_frame(&f, t, k);
+        rfix_ball(&f, 3, 2, 800, 300, 0.3, 0.5);
+        if (t < t0 + 0.01) {
+            rfix_ball(&f, 0, 1, x0, y0, 0.3, 0.5);
+        } else if (t < t0 + 0.1) {
+            cr_ball_obs_t *o = rfix_ball(&f, 0, 1, x0, y0, 0.0, 0.5);
+
+            o->status = CR_BALL_HIDDEN;
+            if (t > t0 + 0.05)
+                rfix_ball(&f, -1, 5, x, y, 0.5, 1.5);
+        } else {
+            rfix_ball(&f, 0, 5, x, y, 0.3, 0.8);
+        }
+        CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
+        placed += count(f.out, n, CR_EV_PLACED, -1);
+        for (int j = 0; j < n; j++)
+            if (f.out[j].type == CR_EV_STROKE)
+                strokes++, t_stroke = f.out[j].t;
+    }
+    placed += rfix_push(&f, true, CR_EV_PLACED, -1);
+    CU_ASSERT_EQUAL(placed, 0);
+    CU_ASSERT_EQUAL(strokes, 1);
+    CU_ASSERT_DOUBLE_EQUAL(t_stroke, t0, 0.1);
+    if (placed || strokes != 1 || fabs(t_stroke - t0) > 0.1)
+        printf("\n  placed %d, strokes %d, stroke at %.3f s", placed, strokes, t_stroke);
+    rfix_close(&f);
+}
+
 /* A ball that crept into a corner pocket's jaws and stopped past the line
  * between the jaw points, then is no longer seen (the tracker holds a ball
  * lost at rest where it was, hidden): it dropped (RULES.md G7). One resting
@@ -1756,6 +1804,7 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "cue ball back under an unnamed track", test_cue_back_unnamed) ||
         !CU_add_test(s, "wavering ball is not touched", test_wavering_ball) ||
         !CU_add_test(s, "a fit that jumps is no touched ball", test_fit_jump_is_no_touch) ||
+        !CU_add_test(s, "a ball out from under the cue was struck, not put down", test_out_from_under_the_cue) ||
         !CU_add_test(s, "a ball wavering more than its fits say is not touched", test_wavering_more_than_it_says) ||
         !CU_add_test(s, "a ball hanging in the jaws that is lost dropped", test_hung_ball_drops) ||
         !CU_add_test(s, "a ball that cannot be the cue ball gives no stroke", test_not_cue_no_stroke) ||

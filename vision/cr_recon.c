@@ -3786,6 +3786,18 @@ static void merge_named(cr_recon_t *rc, long a)
     }
 }
 
+/* Do ball i's samples at frames a and e differ beyond their noise (it
+ * is moving)? */
+static bool runs_off(cr_recon_t *rc, int i, long a, long e)
+{
+    rframe_t *f = frm(rc, a), *g;
+
+    if (e <= a || (g = frm(rc, e))->st[i] != OB_SEEN || f->st[i] != OB_SEEN)
+        return false;
+    return dist2(g->x[i], g->y[i], f->x[i], f->y[i]) >
+           fmax(rc->p.onset_min_mm, 3.0 * hypot(sig(rc, f->s[i]), sig(rc, g->s[i])));
+}
+
 static void analyse(cr_recon_t *rc, long a)
 {
     rframe_t *f = frm(rc, a);
@@ -3851,7 +3863,9 @@ static void analyse(cr_recon_t *rc, long a)
                 b->t_stop = a > 0 ? f->t - 0.5 * rc->dt : f->t;
                 b->last_seen = a;
                 b->anchor = false;
-                b->appeared = a > 0 && i >= NID;
+                /* a ball that comes into view moving (out from under the
+                 * cue) was not put down there */
+                b->appeared = a > 0 && i >= NID && !runs_off(rc, i, a, e);
                 b->t_appear = b->t_stop;
                 b->app_x = b->rx;
                 b->app_y = b->ry;

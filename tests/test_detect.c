@@ -601,8 +601,6 @@ static void test_long_smear(void)
 
             if (e < 2.0 * RB) {
                 found++;
-                if (getenv("TDBG"))
-                    printf("\n  cloth %d: %.2f mm off, streak %.1f, score %.2f", ci, e, bl, det[k].score);
                 CU_ASSERT(e < 6.0);
                 CU_ASSERT(bl > 0.6 * b && bl < 1.2 * b);
                 if (bl > 0.0)

@@ -1806,10 +1806,99 @@ static int cr_det_find_smears(cr_detector_t *d, const cr_yuv_image_t *img, int n
 
     for (ri = 0; ri < d->n_rois && ri < CR_DET_MAX_ROIS && nd < 2 * CR_VISION_MAX_DETECTIONS; ri++) {
         const cr_det_roi_t *ro = &d->rois[ri];
-        int rw = ro->x1 - ro->x0, rh = ro->y1 - ro->y0, i, j, k, a, nlab = 0;
+        cr_det_roi_t sub;
+        int rw = ro->x1 - ro->x0, rh = ro->y1 - ro->y0, i, j, k, a, nlab = 0, nnear;
+        int nearby[2 * CR_VISION_MAX_DETECTIONS];
+        double nreach[2 * CR_VISION_MAX_DETECTIONS];
 
         if (!ro->changed || rw <= 0 || rh <= 0 || rw > cap || rh > cap)
             continue;
+        /* the sure detections that reach into the region, and their reach */
+        nnear = 0;
+        for (a = 0; a < nd; a++) {
+            const cr_detection_t *e = &d->dets[a];
+            double m = e->r_px + 2.0 + hypot(e->blur_dx, e->blur_dy) * e->r_px / R;
+
+            if (cr_det_smear_part(d, a) || e->u + m < 2.0 * ro->x0 || e->u - m > 2.0 * ro->x1 ||
+                e->v + m < 2.0 * ro->y0 || e->v - m > 2.0 * ro->y1)
+                continue;
+            nearby[nnear] = a;
+            nreach[nnear++] = m;
+        }
+        /* first the coarse samples: no cluster of unexplained ones as large
+         * as a smear (the region of a ball that was found, the gaps in a
+         * rack): nothing to look at */
+        {
+            int c0 = ro->x0 / d->gs, r0 = ro->y0 / d->gs, cw = (ro->x1 - 1) / d->gs - c0 + 1,
+                ch = (ro->y1 - 1) / d->gs - r0 + 1, c, best = 0, ux0 = cw, uy0 = ch, ux1 = -1, uy1 = -1;
+            /* a smear covers at least 1.3 pi (r/2)^2 half-res pixels; half of
+             * its samples may fall below the coarse threshold */
+            const double need = 0.5 * 1.3 * CR_DET_PI * 0.25 * d->r_min_px * d->r_min_px / (d->gs * d->gs);
+
+            for (c = 0; c < cw * ch; c++) {
+                int gi = c0 + c % cw, gj = r0 + c / cw, in = 0;
+                double u = 2.0 * gi * d->gs + 0.5, v = 2.0 * gj * d->gs + 0.5;
+
+                d->sm_lab[c] = 0;
+                if (gi >= d->gw || gj >= d->gh || !d->fg[(size_t)gj * d->gw + gi])
+                    continue;
+                for (a = 0; a < nnear && !in; a++) {
+                    const double du = u - d->dets[nearby[a]].u, dv = v - d->dets[nearby[a]].v;
+
+                    in = du * du + dv * dv < nreach[a] * nreach[a];
+                }
+                d->sm_lab[c] = !in;
+            }
+            for (c = 0; c < cw * ch; c++) {
+                int sp = 0, size = 0, cx0 = cw, cy0 = ch, cx1 = -1, cy1 = -1;
+                double mx = 0, my = 0, mxx = 0, myy = 0, mxy = 0, l2;
+
+                if (d->sm_lab[c] != 1)
+                    continue;
+                d->sm_lab[c] = 2;
+                d->sm_stk[sp++] = c;
+                while (sp > 0) {
+                    int p = d->sm_stk[--sp], pi = p % cw, pj = p / cw, di, dj;
+
+                    size++;
+                    mx += pi, my += pj, mxx += (double)pi * pi, myy += (double)pj * pj, mxy += (double)pi * pj;
+                    cx0 = pi < cx0 ? pi : cx0, cx1 = pi > cx1 ? pi : cx1;
+                    cy0 = pj < cy0 ? pj : cy0, cy1 = pj > cy1 ? pj : cy1;
+                    for (dj = -1; dj <= 1; dj++)
+                        for (di = -1; di <= 1; di++) {
+                            int xi = pi + di, yj = pj + dj;
+
+                            if (xi < 0 || yj < 0 || xi >= cw || yj >= ch || d->sm_lab[yj * cw + xi] != 1)
+                                continue;
+                            d->sm_lab[yj * cw + xi] = 2;
+                            d->sm_stk[sp++] = yj * cw + xi;
+                        }
+                }
+                /* and about as wide as a ball (a band's width is sqrt(12) of
+                 * its spread across): not the cue's shaft or its shadow */
+                mx /= size, my /= size;
+                mxx = mxx / size - mx * mx, myy = myy / size - my * my, mxy = mxy / size - mx * my;
+                l2 = 0.5 * (mxx + myy) - sqrt(0.25 * (mxx - myy) * (mxx - myy) + mxy * mxy);
+                if (size >= need && sqrt(12.0 * fmax(l2, 0.0)) + 1.0 >= 0.6 * d->r_min_px / d->gs) {
+                    best = size > best ? size : best;
+                    ux0 = cx0 < ux0 ? cx0 : ux0, ux1 = cx1 > ux1 ? cx1 : ux1;
+                    uy0 = cy0 < uy0 ? cy0 : uy0, uy1 = cy1 > uy1 ? cy1 : uy1;
+                }
+            }
+            if (best < need)
+                continue;
+            /* only around those clusters (a sample stands for the cell it
+             * starts; a smear's faint edge may lie a cell beyond) */
+            sub.x0 = (c0 + ux0 - 1) * d->gs, sub.y0 = (r0 + uy0 - 1) * d->gs;
+            sub.x1 = (c0 + ux1 + 2) * d->gs, sub.y1 = (r0 + uy1 + 2) * d->gs;
+            sub.x0 = sub.x0 < ro->x0 ? ro->x0 : sub.x0, sub.y0 = sub.y0 < ro->y0 ? ro->y0 : sub.y0;
+            sub.x1 = sub.x1 > ro->x1 ? ro->x1 : sub.x1, sub.y1 = sub.y1 > ro->y1 ? ro->y1 : sub.y1;
+            sub.changed = 1;
+            ro = &sub;
+            rw = ro->x1 - ro->x0, rh = ro->y1 - ro->y0;
+            if (rw <= 0 || rh <= 0)
+                continue;
+        }
         /* pixels unlike the cloth and outside every detection: label -1 */
         for (j = 0; j < rh; j++)
             for (i = 0; i < rw; i++) {
@@ -1821,12 +1910,10 @@ static int cr_det_find_smears(cr_detector_t *d, const cr_yuv_image_t *img, int n
                 d->sm_lab[j * rw + i] = 0;
                 if (2 * hx + 1 >= d->w || 2 * hy + 1 >= d->h)
                     continue;
-                for (a = 0; a < nd && !in; a++) {
-                    const cr_detection_t *e = &d->dets[a];
-                    double bl = hypot(e->blur_dx, e->blur_dy) * e->r_px / R, m = e->r_px + 2.0 + bl;
+                for (a = 0; a < nnear && !in; a++) {
+                    const cr_detection_t *e = &d->dets[nearby[a]];
 
-                    in = !cr_det_smear_part(d, a) && fabs(u - e->u) < m && fabs(v - e->v) < m &&
-                         hypot(u - e->u, v - e->v) < m;
+                    in = (u - e->u) * (u - e->u) + (v - e->v) * (v - e->v) < nreach[a] * nreach[a];
                 }
                 if (in)
                     continue;
@@ -1848,6 +1935,7 @@ static int cr_det_find_smears(cr_detector_t *d, const cr_yuv_image_t *img, int n
             double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0, cx, cy, vxx, vyy, vxy, th, ax, ay, r_h, len, wid, s_h, s_ext;
             double lo, hi, wlo, whi, area, fill, waist = HUGE_VAL, u, v, x, y, x0, y0, x1, y1;
             int sp = 0, n = 0, q, *hl = d->sm_hist, *hw = d->sm_hist + nb;
+            int bx0 = k % rw, bx1 = k % rw, by0 = k / rw, by1 = k / rw, qi, qj;
             float *ink = d->sm_ink + (size_t)cap * cap;
 
             if (d->sm_lab[k] != -1)
@@ -1860,6 +1948,8 @@ static int cr_det_find_smears(cr_detector_t *d, const cr_yuv_image_t *img, int n
 
                 n++;
                 sx += pi, sy += pj, sxx += (double)pi * pi, syy += (double)pj * pj, sxy += (double)pi * pj;
+                bx0 = pi < bx0 ? pi : bx0, bx1 = pi > bx1 ? pi : bx1;
+                by0 = pj < by0 ? pj : by0, by1 = pj > by1 ? pj : by1;
                 for (dj = -1; dj <= 1; dj++)
                     for (di = -1; di <= 1; di++) {
                         int xi = pi + di, yj = pj + dj;
@@ -1870,6 +1960,9 @@ static int cr_det_find_smears(cr_detector_t *d, const cr_yuv_image_t *img, int n
                         d->sm_stk[sp++] = yj * rw + xi;
                     }
             }
+            /* no smear can be smaller than this anywhere on the table */
+            if (n < 1.3 * CR_DET_PI * 0.25 * d->r_min_px * d->r_min_px)
+                continue;
             cx = sx / n, cy = sy / n;
             r_h = 0.5 * cr_det_radius_at(d, 2.0 * (ro->x0 + cx) + 0.5, 2.0 * (ro->y0 + cy) + 0.5);
             if (n < 1.3 * CR_DET_PI * r_h * r_h)
@@ -1880,10 +1973,12 @@ static int cr_det_find_smears(cr_detector_t *d, const cr_yuv_image_t *img, int n
             /* along (hl) and across (hw) the axis, 1 px bins centred on the centroid */
             memset(d->sm_hist, 0, 2 * (size_t)nb * sizeof(int));
             memset(ink, 0, (size_t)nb * sizeof(float));
-            for (q = 0; q < rw * rh; q++) {
-                double pi = q % rw - cx, pj = q / rw - cy;
+            for (qj = by0; qj <= by1; qj++)
+                for (qi = bx0; qi <= bx1; qi++) {
+                double pi = qi - cx, pj = qj - cy;
                 int bl, bw;
 
+                q = qj * rw + qi;
                 if (d->sm_lab[q] != nlab)
                     continue;
                 bl = (int)floor(pi * ax + pj * ay + cap + 0.5);
@@ -1939,12 +2034,13 @@ static int cr_det_find_smears(cr_detector_t *d, const cr_yuv_image_t *img, int n
 
                     ref[0] += 0.25f * b[0], ref[1] += 0.25f * b[1], ref[2] += 0.25f * b[2];
                 }
-                for (q = 0; q < rw * rh; q++) {
-                    int hx = ro->x0 + q % rw, hy = ro->y0 + q / rw;
+                for (qj = by0; qj <= by1; qj++)
+                    for (qi = bx0; qi <= bx1; qi++) {
+                    int hx = ro->x0 + qi, hy = ro->y0 + qj;
                     const uint8_t *py = img->y + (size_t)(2 * hy) * img->stride_y + 2 * hx;
                     float o[3];
 
-                    if (d->sm_lab[q] != nlab)
+                    if (d->sm_lab[qj * rw + qi] != nlab)
                         continue;
                     o[0] = 0.25f * (float)(py[0] + py[1] + py[img->stride_y] + py[img->stride_y + 1]);
                     o[1] = (float)(g * img->u[(size_t)hy * img->stride_u + hx]);

@@ -1515,8 +1515,9 @@ static void assign_ids(cr_tracker_t *tr)
             continue;
         if (k->state == SLOT_DEAD && k->last_ref < tr->next_pop) {
             /* everything of it is published: its id is final; a ball surely
-             * known that went into a pocket stays out of play */
-            if (!k->retired && k->status == CR_BALL_GONE && k->id >= 0 && k->margin >= tr->p.id_margin) {
+             * known that went into a pocket stays out of play (not the cue
+             * ball: it comes back in hand after a scratch, a new track) */
+            if (!k->retired && k->status == CR_BALL_GONE && k->id > 0 && k->margin >= tr->p.id_margin) {
                 tr->gone_ids |= 1u << k->id;
                 tr->gone_number[k->id] = k->number;
             }
@@ -1527,7 +1528,9 @@ static void assign_ids(cr_tracker_t *tr)
             break;
         tr->rows[nr++] = s;
         k->in_assign = true;
-        n_seen += k->state == SLOT_LIVE && k->status == CR_BALL_SEEN;
+        /* balls surely known (a hand taken for a ball for a while is not
+         * one: counted, it cleared the pocketed balls) */
+        n_seen += k->state == SLOT_LIVE && k->status == CR_BALL_SEEN && k->id >= 0 && k->margin >= tr->p.id_margin;
         for (int g = 0; g < TRK_IDS; g++)
             if ((tr->gone_ids & (1u << g)) && tr->gone_number[g] == k->number)
                 tr->gone_ids &= ~(1u << g); /* it came back (a jaw shadow, a re-spot) */
@@ -1547,7 +1550,8 @@ static void assign_ids(cr_tracker_t *tr)
         hid_best[h] = -2; /* a hidden ball's id when its looks surely name it, else -1; worked out when needed */
     for (int i = 0; i < nr; i++) {
         const trk_t *k = &tr->trk[tr->rows[i]];
-        double mx = -DBL_MAX;
+        double mx = -DBL_MAX, om;
+        int own = -2; /* its own best id, worked out when first needed */
 
         for (int id = 0; id < TRK_IDS; id++)
             if (tr->p.id_set & (1u << id))
@@ -1555,9 +1559,20 @@ static void assign_ids(cr_tracker_t *tr)
         for (int id = 0; id < TRK_IDS; id++) {
             a[i * m + id] = (tr->p.id_set & (1u << id)) ? mx - id_loglik(k, id, tr->p.colour_cap) : BIG;
             /* a pocketed ball's id: taking it means that ball came back
-             * (racked or spotted), as unlikely as a hidden track being stale */
-            if (tr->gone_ids & (1u << id))
+             * (racked or spotted), as unlikely as a hidden track being
+             * stale; for a ball seen now whose own looks do not surely name
+             * it, as unlikely as a ball seen being none of the set (a
+             * hand on the cue's butt, skin-coloured, named the pocketed 1
+             * through the aim, and the rules took the 1 for on the table) */
+            if (tr->gone_ids & (1u << id)) {
                 a[i * m + id] += unknown_hidden;
+                if (k->status == CR_BALL_SEEN) {
+                    if (own == -2)
+                        own = own_best(tr, k, &om);
+                    if (own != id || om < tr->p.id_margin)
+                        a[i * m + id] += unknown_seen - unknown_hidden;
+                }
+            }
         }
         /* the id of a hidden ball this track was seen beside (in three
          * frames at least: one frame's birth beside its old self is how a

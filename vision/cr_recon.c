@@ -606,6 +606,12 @@ static int emit_stroke(cr_recon_t *rc, double t, bool cue_was_moving)
          * rolling from the last shot */
         if (i != CR_BALL_CUE && b->uncaused)
             moving = false;
+        /* nor is a ball no one has named: a ball still rolling from the
+         * last shot has been followed since, and is named; an unnamed one
+         * moving as the cue ball is struck is the shooter's hand or the
+         * cue taken for a ball (RULES.md: in doubt, no foul) */
+        if (i >= NID)
+            moving = false;
         if (i == CR_BALL_CUE && cue_was_moving)
             moving = true;
         if (moving && ev.n_moving < CR_EVENT_MAX_BALLS)

@@ -42,7 +42,18 @@
  *      degrees, well inside the class tolerances;
  *   5. streaks: two detections of the same colour with a ball-wide band of
  *      non-cloth between them are the two ends of one fast ball's streak and
- *      become one detection at its middle, blur = half the streak;
+ *      become one detection at its middle, blur = half the streak; a ball
+ *      that crossed two or more of its diameters while the shutter was open
+ *      (a break at 30 fps) has no outline and seldom two ends found: in a
+ *      region searched again, a cluster of coarse samples no sure detection
+ *      explains, as large and as wide as a ball, is looked at pixel by
+ *      pixel; a component unlike the cloth (against the background model
+ *      and against the cloth around it: not a ghost of a ball absorbed into
+ *      the background) that is a stadium (0.75-1.3 diameters wide and as
+ *      wide all along its straight part, at least 1.4 diameters long, of the
+ *      stadium's area) is the ball at its centroid (mid-exposure), its travel
+ *      where the ink across it falls to half its plateau; it names no colour
+ *      (colour_p, id_p flat) and replaces the new, unsure detections on it;
  *   6. looking again (cr_detector_expect): where the tracker expects a ball
  *      and no detection lies within the hint's reach, a Hough for the known
  *      radius over the reach alone, with no foreground test, edges down to

@@ -1785,6 +1785,41 @@ static bool cr_det_smear_part(const cr_detector_t *d, int a)
     return !d->reuse[a] && d->dets[a].score < 0.8f;
 }
 
+/* A component of a w x h label grid, with its size, moment sums and box. */
+typedef struct {
+    int n, x0, y0, x1, y1;
+    double sx, sy, sxx, syy, sxy;
+} cr_det_comp_t;
+
+/* Relabels to `to` the cells labelled `from` 8-connected to cell k (which
+ * is labelled `from`), using stk (w * h) as the stack, and measures them. */
+static void cr_det_flood(int *lab, int *stk, int w, int h, int k, int from, int to, cr_det_comp_t *c)
+{
+    int sp = 0;
+
+    memset(c, 0, sizeof *c);
+    c->x0 = c->x1 = k % w, c->y0 = c->y1 = k / w;
+    lab[k] = to;
+    stk[sp++] = k;
+    while (sp > 0) {
+        int p = stk[--sp], pi = p % w, pj = p / w, di, dj;
+
+        c->n++;
+        c->sx += pi, c->sy += pj, c->sxx += (double)pi * pi, c->syy += (double)pj * pj, c->sxy += (double)pi * pj;
+        c->x0 = pi < c->x0 ? pi : c->x0, c->x1 = pi > c->x1 ? pi : c->x1;
+        c->y0 = pj < c->y0 ? pj : c->y0, c->y1 = pj > c->y1 ? pj : c->y1;
+        for (dj = -1; dj <= 1; dj++)
+            for (di = -1; di <= 1; di++) {
+                int xi = pi + di, yj = pj + dj;
+
+                if (xi < 0 || yj < 0 || xi >= w || yj >= h || lab[yj * w + xi] != from)
+                    continue;
+                lab[yj * w + xi] = to;
+                stk[sp++] = yj * w + xi;
+            }
+    }
+}
+
 /* A ball fast enough to cross several of its diameters while the shutter
  * is open (a break at 30 fps) shows no outline at all: a stadium as wide
  * as a ball, fainter than the ball by the share of the exposure each point
@@ -1850,39 +1885,21 @@ static int cr_det_find_smears(cr_detector_t *d, const cr_yuv_image_t *img, int n
                 d->sm_lab[c] = !in;
             }
             for (c = 0; c < cw * ch; c++) {
-                int sp = 0, size = 0, cx0 = cw, cy0 = ch, cx1 = -1, cy1 = -1;
-                double mx = 0, my = 0, mxx = 0, myy = 0, mxy = 0, l2;
+                cr_det_comp_t cc;
+                double mx, my, mxx, myy, mxy, l2;
 
                 if (d->sm_lab[c] != 1)
                     continue;
-                d->sm_lab[c] = 2;
-                d->sm_stk[sp++] = c;
-                while (sp > 0) {
-                    int p = d->sm_stk[--sp], pi = p % cw, pj = p / cw, di, dj;
-
-                    size++;
-                    mx += pi, my += pj, mxx += (double)pi * pi, myy += (double)pj * pj, mxy += (double)pi * pj;
-                    cx0 = pi < cx0 ? pi : cx0, cx1 = pi > cx1 ? pi : cx1;
-                    cy0 = pj < cy0 ? pj : cy0, cy1 = pj > cy1 ? pj : cy1;
-                    for (dj = -1; dj <= 1; dj++)
-                        for (di = -1; di <= 1; di++) {
-                            int xi = pi + di, yj = pj + dj;
-
-                            if (xi < 0 || yj < 0 || xi >= cw || yj >= ch || d->sm_lab[yj * cw + xi] != 1)
-                                continue;
-                            d->sm_lab[yj * cw + xi] = 2;
-                            d->sm_stk[sp++] = yj * cw + xi;
-                        }
-                }
+                cr_det_flood(d->sm_lab, d->sm_stk, cw, ch, c, 1, 2, &cc);
                 /* and about as wide as a ball (a band's width is sqrt(12) of
                  * its spread across): not the cue's shaft or its shadow */
-                mx /= size, my /= size;
-                mxx = mxx / size - mx * mx, myy = myy / size - my * my, mxy = mxy / size - mx * my;
+                mx = cc.sx / cc.n, my = cc.sy / cc.n;
+                mxx = cc.sxx / cc.n - mx * mx, myy = cc.syy / cc.n - my * my, mxy = cc.sxy / cc.n - mx * my;
                 l2 = 0.5 * (mxx + myy) - sqrt(0.25 * (mxx - myy) * (mxx - myy) + mxy * mxy);
-                if (size >= need && sqrt(12.0 * fmax(l2, 0.0)) + 1.0 >= 0.6 * d->r_min_px / d->gs) {
-                    best = size > best ? size : best;
-                    ux0 = cx0 < ux0 ? cx0 : ux0, ux1 = cx1 > ux1 ? cx1 : ux1;
-                    uy0 = cy0 < uy0 ? cy0 : uy0, uy1 = cy1 > uy1 ? cy1 : uy1;
+                if (cc.n >= need && sqrt(12.0 * fmax(l2, 0.0)) + 1.0 >= 0.6 * d->r_min_px / d->gs) {
+                    best = cc.n > best ? cc.n : best;
+                    ux0 = cc.x0 < ux0 ? cc.x0 : ux0, ux1 = cc.x1 > ux1 ? cc.x1 : ux1;
+                    uy0 = cc.y0 < uy0 ? cc.y0 : uy0, uy1 = cc.y1 > uy1 ? cc.y1 : uy1;
                 }
             }
             if (best < need)
@@ -1932,42 +1949,24 @@ static int cr_det_find_smears(cr_detector_t *d, const cr_yuv_image_t *img, int n
             }
         /* components (8-connected) */
         for (k = 0; k < rw * rh && nd < 2 * CR_VISION_MAX_DETECTIONS; k++) {
-            double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0, cx, cy, vxx, vyy, vxy, th, ax, ay, r_h, len, wid, s_h, s_ext;
+            double cx, cy, vxx, vyy, vxy, th, ax, ay, r_h, len, wid, s_h, s_ext;
             double lo, hi, wlo, whi, area, fill, waist = HUGE_VAL, u, v, x, y, x0, y0, x1, y1;
-            int sp = 0, n = 0, q, *hl = d->sm_hist, *hw = d->sm_hist + nb;
-            int bx0 = k % rw, bx1 = k % rw, by0 = k / rw, by1 = k / rw, qi, qj;
+            int n, q, *hl = d->sm_hist, *hw = d->sm_hist + nb, bx0, bx1, by0, by1, qi, qj;
             float *ink = d->sm_ink + (size_t)cap * cap;
+            cr_det_comp_t cc;
 
             if (d->sm_lab[k] != -1)
                 continue;
-            nlab++;
-            d->sm_lab[k] = nlab;
-            d->sm_stk[sp++] = k;
-            while (sp > 0) {
-                int p = d->sm_stk[--sp], pi = p % rw, pj = p / rw, di, dj;
-
-                n++;
-                sx += pi, sy += pj, sxx += (double)pi * pi, syy += (double)pj * pj, sxy += (double)pi * pj;
-                bx0 = pi < bx0 ? pi : bx0, bx1 = pi > bx1 ? pi : bx1;
-                by0 = pj < by0 ? pj : by0, by1 = pj > by1 ? pj : by1;
-                for (dj = -1; dj <= 1; dj++)
-                    for (di = -1; di <= 1; di++) {
-                        int xi = pi + di, yj = pj + dj;
-
-                        if (xi < 0 || yj < 0 || xi >= rw || yj >= rh || d->sm_lab[yj * rw + xi] != -1)
-                            continue;
-                        d->sm_lab[yj * rw + xi] = nlab;
-                        d->sm_stk[sp++] = yj * rw + xi;
-                    }
-            }
+            cr_det_flood(d->sm_lab, d->sm_stk, rw, rh, k, -1, ++nlab, &cc);
+            n = cc.n, bx0 = cc.x0, bx1 = cc.x1, by0 = cc.y0, by1 = cc.y1;
             /* no smear can be smaller than this anywhere on the table */
             if (n < 1.3 * CR_DET_PI * 0.25 * d->r_min_px * d->r_min_px)
                 continue;
-            cx = sx / n, cy = sy / n;
+            cx = cc.sx / n, cy = cc.sy / n;
             r_h = 0.5 * cr_det_radius_at(d, 2.0 * (ro->x0 + cx) + 0.5, 2.0 * (ro->y0 + cy) + 0.5);
             if (n < 1.3 * CR_DET_PI * r_h * r_h)
                 continue;
-            vxx = sxx / n - cx * cx, vyy = syy / n - cy * cy, vxy = sxy / n - cx * cy;
+            vxx = cc.sxx / n - cx * cx, vyy = cc.syy / n - cy * cy, vxy = cc.sxy / n - cx * cy;
             th = 0.5 * atan2(2.0 * vxy, vxx - vyy);
             ax = cos(th), ay = sin(th);
             /* along (hl) and across (hw) the axis, 1 px bins centred on the centroid */

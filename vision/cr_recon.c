@@ -1219,43 +1219,11 @@ static bool stopped_by_ball(cr_recon_t *rc, int i, long a, long e, double x, dou
     return false;
 }
 
-/* Is ball i's sample at frame a where its samples a+1..e are (within
- * three of their sigmas and onset_min_mm): already at rest there? */
-static bool settled_at(cr_recon_t *rc, int i, long a, long e)
+/* Mean of ball i's samples in frames a..e seen, weighted by their sigmas;
+ * returns the weight sum (0: none seen). */
+static double seen_mean(cr_recon_t *rc, int i, long a, long e, double *x, double *y)
 {
-    rframe_t *f = frm(rc, a);
-    double sw = 0, sx = 0, sy = 0, tol;
-    long k;
-    int n = 0;
-
-    for (k = a + 1; k <= e; k++) {
-        rframe_t *g = frm(rc, k);
-        double wk;
-
-        if (g->st[i] != OB_SEEN)
-            continue;
-        wk = 1.0 / (sig(rc, g->s[i]) * sig(rc, g->s[i]));
-        sw += wk, sx += wk * g->x[i], sy += wk * g->y[i], n++;
-    }
-    if (n < 1 || f->st[i] != OB_SEEN)
-        return false;
-    tol = fmax(rc->p.onset_min_mm, 3.0 * hypot(sig(rc, f->s[i]), 1.0 / sqrt(sw)));
-    for (k = a + 1; k <= e; k++) {
-        rframe_t *g = frm(rc, k);
-
-        if (g->st[i] == OB_SEEN && dist2(g->x[i], g->y[i], sx / sw, sy / sw) > fmax(rc->p.onset_min_mm, 3.0 * sig(rc, g->s[i])))
-            return false;
-    }
-    return dist2(f->x[i], f->y[i], sx / sw, sy / sw) <= tol;
-}
-
-/* Ball i rests from frame a (time t) at the mean of its samples a..e, by
- * their sigmas: a new rest, no event. */
-static void reseat(cr_recon_t *rc, int i, long a, long e, double t)
-{
-    rball_t *b = &rc->b[i];
     double sw = 0, sx = 0, sy = 0;
-    seg_t m;
     long k;
 
     for (k = a; k <= e; k++) {
@@ -1267,10 +1235,40 @@ static void reseat(cr_recon_t *rc, int i, long a, long e, double t)
         wk = 1.0 / (sig(rc, g->s[i]) * sig(rc, g->s[i]));
         sw += wk, sx += wk * g->x[i], sy += wk * g->y[i];
     }
-    if (!(sw > 0))
+    if (sw > 0)
+        *x = sx / sw, *y = sy / sw;
+    return sw;
+}
+
+/* Is ball i's sample at frame a where its samples a+1..e are (within
+ * three of their sigmas and onset_min_mm): already at rest there? */
+static bool settled_at(cr_recon_t *rc, int i, long a, long e)
+{
+    rframe_t *f = frm(rc, a);
+    double mx = 0, my = 0, sw = seen_mean(rc, i, a + 1, e, &mx, &my), tol;
+    long k;
+
+    if (!(sw > 0) || f->st[i] != OB_SEEN)
+        return false;
+    tol = fmax(rc->p.onset_min_mm, 3.0 * hypot(sig(rc, f->s[i]), 1.0 / sqrt(sw)));
+    for (k = a + 1; k <= e; k++) {
+        rframe_t *g = frm(rc, k);
+
+        if (g->st[i] == OB_SEEN && dist2(g->x[i], g->y[i], mx, my) > fmax(rc->p.onset_min_mm, 3.0 * sig(rc, g->s[i])))
+            return false;
+    }
+    return dist2(f->x[i], f->y[i], mx, my) <= tol;
+}
+
+/* Ball i rests from frame a (time t) at the mean of its samples a..e, by
+ * their sigmas: a new rest, no event. */
+static void reseat(cr_recon_t *rc, int i, long a, long e, double t)
+{
+    rball_t *b = &rc->b[i];
+    seg_t m;
+
+    if (!(seen_mean(rc, i, a, e, &b->rx, &b->ry) > 0))
         return;
-    b->rx = sx / sw;
-    b->ry = sy / sw;
     b->rw = (double)(e - a + 1);
     b->scat2 = 0.0;
     rest_seg(&m, t - 0.5 * rc->dt, b->rx, b->ry);
@@ -1407,23 +1405,7 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
          * (a stun shot from close by): there only a jump over 2R is a
          * hand. Its new rest: the mean of the samples there, by their
          * sigmas (the first is often blurred) */
-        double sw = 0, sx = 0, sy = 0;
-
-        for (k = a; k <= e; k++) {
-            rframe_t *g = frm(rc, k);
-            double wk;
-
-            if (g->st[i] != OB_SEEN)
-                continue;
-            wk = 1.0 / (sig(rc, g->s[i]) * sig(rc, g->s[i]));
-            sw += wk;
-            sx += wk * g->x[i];
-            sy += wk * g->y[i];
-        }
-        if (sw > 0) {
-            px = sx / sw;
-            py = sy / sw;
-        }
+        seen_mean(rc, i, a, e, &px, &py);
         (*n_reloc)++;
         if (i == CR_BALL_CUE) {
             *cue_placed = true;

@@ -211,6 +211,42 @@ static int td_table_scene(const cr_table_t *t, cr_render_ball_t *balls, uint64_t
     return nb;
 }
 
+/* Renders balls at rest as frame 0, creates a detector on it and runs it:
+ * returns the number of detections (det), or -1. */
+static int td_first_frame(td_ctx_t *c, cr_render_ball_t *still, int n, cr_detector_t **d, cr_detection_t *det)
+{
+    cr_render_scene_t sc;
+    cr_render_info_t info;
+    cr_yuv_image_t img;
+    int nd = 0;
+
+    memset(&sc, 0, sizeof sc);
+    sc.balls = still;
+    sc.n_balls = n;
+    if (td_render(c, &sc, 1, 0, &info, &img) != 0 || cr_detector_create(&c->cam, &c->tab, NULL, d) != 0 ||
+        cr_detector_run(*d, &img, det, CR_VISION_MAX_DETECTIONS, &nd) != 0)
+        return -1;
+    return nd;
+}
+
+/* Sub-frames of an exposure in which ball 0 of the three still ones moves
+ * through (x, y) by +-b mm along heading dir: sub-frame k at fraction
+ * (k + 0.5) / nsub of the exposure. */
+static void td_moving_subs(const cr_render_ball_t still[3], int nsub, double x, double y, double b, double dir,
+                           cr_render_ball_t (*sub_balls)[3], cr_render_scene_t *subs)
+{
+    for (int k = 0; k < nsub; k++) {
+        double f = (k + 0.5) / nsub * 2.0 - 1.0;
+
+        memcpy(sub_balls[k], still, 3 * sizeof *still);
+        sub_balls[k][0].x_mm = x + f * b * cos(dir);
+        sub_balls[k][0].y_mm = y + f * b * sin(dir);
+        memset(&subs[k], 0, sizeof subs[k]);
+        subs[k].balls = sub_balls[k];
+        subs[k].n_balls = 3;
+    }
+}
+
 /* A full rack (frozen balls), the cue ball, on different cloths and
  * cameras: all found, no phantoms, cue ball and 8-ball identified. */
 static void test_rack_cloths_cameras(void)
@@ -352,7 +388,7 @@ static void test_motion_blur(void)
     enum { NSUB = 8 };
     td_ctx_t c;
     cr_render_ball_t still[3], sub_balls[NSUB][3];
-    cr_render_scene_t sc, subs[NSUB];
+    cr_render_scene_t subs[NSUB];
     cr_render_info_t info;
     cr_yuv_image_t img;
     cr_detector_t *d = NULL;
@@ -364,24 +400,11 @@ static void test_motion_blur(void)
     td_ball(&still[0], 0, 900.0, 600.0);
     td_ball(&still[1], 4, 1700.0, 400.0);
     td_ball(&still[2], 8, 400.0, 900.0);
-    memset(&sc, 0, sizeof sc);
-    sc.balls = still;
-    sc.n_balls = 3;
-    CU_ASSERT_FATAL(td_render(&c, &sc, 1, 0, &info, &img) == 0);
-    CU_ASSERT_FATAL(cr_detector_create(&c.cam, &c.tab, NULL, &d) == 0);
-    CU_ASSERT_EQUAL(cr_detector_run(d, &img, det, CR_VISION_MAX_DETECTIONS, &nd), 0);
+    nd = td_first_frame(&c, still, 3, &d, det);
+    CU_ASSERT_FATAL(d != NULL);
     CU_ASSERT_EQUAL(nd, 3);
-    /* the cue ball moves: sub-frame k at fraction (k + 0.5) / NSUB of the exposure */
-    for (k = 0; k < NSUB; k++) {
-        double f = (k + 0.5) / NSUB * 2.0 - 1.0;
-
-        memcpy(sub_balls[k], still, sizeof still);
-        sub_balls[k][0].x_mm = 900.0 + f * b * cos(dir);
-        sub_balls[k][0].y_mm = 600.0 + f * b * sin(dir);
-        memset(&subs[k], 0, sizeof subs[k]);
-        subs[k].balls = sub_balls[k];
-        subs[k].n_balls = 3;
-    }
+    /* the cue ball moves */
+    td_moving_subs(still, NSUB, 900.0, 600.0, b, dir, sub_balls, subs);
     CU_ASSERT_FATAL(td_render(&c, subs, NSUB, 1, &info, &img) == 0);
     CU_ASSERT_EQUAL(cr_detector_run(d, &img, det, CR_VISION_MAX_DETECTIONS, &nd), 0);
     for (k = 0; k < nd; k++) {
@@ -560,7 +583,7 @@ static void test_long_smear(void)
     for (ci = 0; ci < CR_CLOTH_PRESET_COUNT; ci++) {
         td_ctx_t c;
         cr_render_ball_t still[3], sub_balls[NSUB][3];
-        cr_render_scene_t sc, subs[NSUB];
+        cr_render_scene_t subs[NSUB];
         cr_render_info_t info;
         cr_yuv_image_t img;
         cr_detector_t *d = NULL;
@@ -574,23 +597,10 @@ static void test_long_smear(void)
         td_ball(&still[0], ids[ci % 2], x0, y0);
         td_ball(&still[1], 5, 2100.0, 300.0);
         td_ball(&still[2], 8, 350.0, 950.0);
-        memset(&sc, 0, sizeof sc);
-        sc.balls = still;
-        sc.n_balls = 3;
-        CU_ASSERT_FATAL(td_render(&c, &sc, 1, 0, &info, &img) == 0);
-        CU_ASSERT_FATAL(cr_detector_create(&c.cam, &c.tab, NULL, &d) == 0);
-        CU_ASSERT_EQUAL(cr_detector_run(d, &img, det, CR_VISION_MAX_DETECTIONS, &nd), 0);
+        nd = td_first_frame(&c, still, 3, &d, det);
+        CU_ASSERT_FATAL(d != NULL);
         CU_ASSERT_EQUAL(nd, 3);
-        for (k = 0; k < NSUB; k++) {
-            double f = (k + 0.5) / NSUB * 2.0 - 1.0;
-
-            memcpy(sub_balls[k], still, sizeof still);
-            sub_balls[k][0].x_mm = x0 + f * b * cos(dir);
-            sub_balls[k][0].y_mm = y0 + f * b * sin(dir);
-            memset(&subs[k], 0, sizeof subs[k]);
-            subs[k].balls = sub_balls[k];
-            subs[k].n_balls = 3;
-        }
+        td_moving_subs(still, NSUB, x0, y0, b, dir, sub_balls, subs);
         CU_ASSERT_FATAL(td_render(&c, subs, NSUB, 1, &info, &img) == 0);
         td_noise(c.y, (size_t)1280 * 720, 2.0, &noise);
         td_noise(c.u, (size_t)640 * 360, 1.0, &noise);

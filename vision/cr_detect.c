@@ -1179,6 +1179,31 @@ static double cr_det_hue_diff(double a, double b)
 /* Fills colour_p, white_frac and id_p of *o from the pixels of its inner
  * disc; returns the share of those pixels that differ from the background
  * (a ball, or what hides it: a ring of edges around cloth is no ball). */
+/* The background colour around a ball at (u, v) of radius r px: the
+ * per-channel median of the model at eight points 1.8 r out. */
+static void cr_det_cloth_around(const cr_detector_t *d, double u, double v, double r, float out[3])
+{
+    float c[3][8];
+    int k, ch, a, b;
+
+    for (k = 0; k < 8; k++) {
+        const float *p = cr_det_bg_at(d, u + 1.8 * r * cos(k * CR_DET_PI / 4.0), v + 1.8 * r * sin(k * CR_DET_PI / 4.0));
+
+        for (ch = 0; ch < 3; ch++)
+            c[ch][k] = p[ch];
+    }
+    for (ch = 0; ch < 3; ch++) {
+        for (a = 1; a < 8; a++)
+            for (b = a; b > 0 && c[ch][b - 1] > c[ch][b]; b--) {
+                float t = c[ch][b];
+
+                c[ch][b] = c[ch][b - 1];
+                c[ch][b - 1] = t;
+            }
+        out[ch] = 0.5f * (c[ch][3] + c[ch][4]);
+    }
+}
+
 static double cr_det_identify(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t *o)
 {
     enum { NPX = 1024 };
@@ -1189,8 +1214,18 @@ static double cr_det_identify(cr_detector_t *d, const cr_yuv_image_t *img, cr_de
     double wsx = 0.0, wsy = 0.0, wsxx = 0.0, rms_w = 0.0, wlevel;
     double scb = 0.0, scr = 0.0, ssum = 0.0, vsum = 0.0, vmax_ref = 1.0, bgl;
     double lw[CR_COLOUR_COUNT], wf, colour_frac, dark_frac, hue = 0.0, sat = 0.0, val_rel = 0.0, sumw, lid[16];
-    const float *bgc = cr_det_bg_at(d, o->u, o->v);
+    float bgc[3];
+    const float *under = cr_det_bg_at(d, o->u, o->v);
+    bool absorbed;
 
+    /* a ball put down while a hand hid it can have become background where
+     * it rests, and its own pixels would pass for cloth: where the model
+     * under the ball is unlike the cloth around it, the cloth is taken from
+     * around it (elsewhere from under it, row by row: the light's gradient) */
+    cr_det_cloth_around(d, o->u, o->v, o->r_px, bgc);
+    absorbed = cr_det_dist3(under, bgc) > d->t_fg;
+    if (!absorbed)
+        memcpy(bgc, under, sizeof bgc);
     bgl = (bgc[0] - 16.0) * 1.164;
     if (bgl < 8.0)
         bgl = 8.0;
@@ -1204,7 +1239,7 @@ static double cr_det_identify(cr_detector_t *d, const cr_yuv_image_t *img, cr_de
     for (j = j0; j <= j1; j += stp) {
         const uint8_t *yr = img->y + (size_t)j * img->stride_y, *ur = img->u + (size_t)(j / 2) * img->stride_u,
                       *vr = img->v + (size_t)(j / 2) * img->stride_v;
-        const float *bp = cr_det_bg_at(d, o->u, j);
+        const float *bp = absorbed ? bgc : cr_det_bg_at(d, o->u, j);
 
         for (i = i0; i <= i1; i += stp) {
             double du = i - o->u, dv = j - o->v, yy, cb, cr, R, G, B, mx, mn, e0, e1, e2;

@@ -165,16 +165,23 @@ static void cr_det_colour_at(const cr_detector_t *d, const cr_yuv_image_t *img, 
     c[2] = g * cr_det_bilinear(img->v, img->stride_v, d->hw, d->hh, cu, cv);
 }
 
-/* Coarse sample (gi, gj) of the frame: half-res pixel (gi*gs, gj*gs). */
-static inline void cr_det_sample(const cr_detector_t *d, const cr_yuv_image_t *img, int gi, int gj, float out[3])
+/* Half-resolution pixel (hi, hj): the mean luma of its four full pixels
+ * and its chroma (times chroma_gain). */
+static inline void cr_det_half_px(const cr_detector_t *d, const cr_yuv_image_t *img, int hi, int hj, float out[3])
 {
-    int hi = gi * d->gs, hj = gj * d->gs, x = 2 * hi, y = 2 * hj;
+    int x = 2 * hi, y = 2 * hj;
     int x1 = x + 1 < d->w ? x + 1 : x, y1 = y + 1 < d->h ? y + 1 : y;
     const uint8_t *r0 = img->y + (size_t)y * img->stride_y, *r1 = img->y + (size_t)y1 * img->stride_y;
 
     out[0] = 0.25f * (float)(r0[x] + r0[x1] + r1[x] + r1[x1]);
     out[1] = (float)(d->p.chroma_gain * img->u[(size_t)hj * img->stride_u + hi]);
     out[2] = (float)(d->p.chroma_gain * img->v[(size_t)hj * img->stride_v + hi]);
+}
+
+/* Coarse sample (gi, gj) of the frame: half-res pixel (gi*gs, gj*gs). */
+static inline void cr_det_sample(const cr_detector_t *d, const cr_yuv_image_t *img, int gi, int gj, float out[3])
+{
+    cr_det_half_px(d, img, gi * d->gs, gj * d->gs, out);
 }
 
 static double cr_det_dist3(const float a[3], const float b[3])
@@ -1176,9 +1183,6 @@ static double cr_det_hue_diff(double a, double b)
     return x > 180.0 ? 360.0 - x : x;
 }
 
-/* Fills colour_p, white_frac and id_p of *o from the pixels of its inner
- * disc; returns the share of those pixels that differ from the background
- * (a ball, or what hides it: a ring of edges around cloth is no ball). */
 /* The background colour around a ball at (u, v) of radius r px: the
  * per-channel median of the model at eight points 1.8 r out. */
 static void cr_det_cloth_around(const cr_detector_t *d, double u, double v, double r, float out[3])
@@ -1204,6 +1208,9 @@ static void cr_det_cloth_around(const cr_detector_t *d, double u, double v, doub
     }
 }
 
+/* Fills colour_p, white_frac and id_p of *o from the pixels of its inner
+ * disc; returns the share of those pixels that differ from the background
+ * (a ball, or what hides it: a ring of edges around cloth is no ball). */
 static double cr_det_identify(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t *o)
 {
     enum { NPX = 1024 };
@@ -1784,7 +1791,7 @@ static double cr_det_hist_q(const int *h, int n, int total, double q)
  * guess (that extent less a width) when there is no plateau. */
 static double cr_det_smear_travel(const float *ink, int nb, double mid, double guess)
 {
-    int c = (int)lrint(mid), k, lo = -1, hi = -1;
+    int c = (int)lrint(mid), k;
     double plat = 0.0, half, ends[2];
     int np = 0, side;
 
@@ -1807,7 +1814,6 @@ static double cr_det_smear_travel(const float *ink, int nb, double mid, double g
                 break;
             }
     }
-    (void)lo, (void)hi;
     if (ends[0] < 0.0 || ends[1] < 0.0)
         return guess;
     return ends[0] + ends[1];
@@ -1870,7 +1876,7 @@ static void cr_det_flood(int *lab, int *stk, int w, int h, int k, int from, int 
  * names no colour (the cloth shows through it). Returns the new count. */
 static int cr_det_find_smears(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
 {
-    const double R = d->tab.ball_radius_mm, g = d->p.chroma_gain;
+    const double R = d->tab.ball_radius_mm;
     const int cap = d->sm_cap, nb = 2 * cap;
     int ri;
 
@@ -1957,7 +1963,6 @@ static int cr_det_find_smears(cr_detector_t *d, const cr_yuv_image_t *img, int n
                 int hx = ro->x0 + i, hy = ro->y0 + j, in = 0;
                 double u = 2.0 * hx + 0.5, v = 2.0 * hy + 0.5;
                 float o[3];
-                const uint8_t *py;
 
                 d->sm_lab[j * rw + i] = 0;
                 if (2 * hx + 1 >= d->w || 2 * hy + 1 >= d->h)
@@ -1969,10 +1974,7 @@ static int cr_det_find_smears(cr_detector_t *d, const cr_yuv_image_t *img, int n
                 }
                 if (in)
                     continue;
-                py = img->y + (size_t)(2 * hy) * img->stride_y + 2 * hx;
-                o[0] = 0.25f * (float)(py[0] + py[1] + py[img->stride_y] + py[img->stride_y + 1]);
-                o[1] = (float)(g * img->u[(size_t)hy * img->stride_u + hx]);
-                o[2] = (float)(g * img->v[(size_t)hy * img->stride_v + hx]);
+                cr_det_half_px(d, img, hx, hy, o);
                 {
                     const float *b = cr_det_bg_at(d, u, v);
 
@@ -2036,10 +2038,8 @@ static int cr_det_find_smears(cr_detector_t *d, const cr_yuv_image_t *img, int n
                 continue;
             {
                 double mid = 0.5 * (lo + hi);
-                int b0 = (int)floor(mid - 0.35 * s_ext), b1 = (int)ceil(mid + 0.35 * s_ext), b;
-
+                int b0 = (int)floor(mid - 0.35 * s_ext), b1 = (int)ceil(mid + 0.35 * s_ext), b, nbin = 0;
                 double sum = 0.0;
-                int nbin = 0;
 
                 /* over three bins: a noisy edge is ragged */
                 for (b = b0 < 1 ? 1 : b0; b <= b1 && b < nb - 1; b++) {
@@ -2070,15 +2070,11 @@ static int cr_det_find_smears(cr_detector_t *d, const cr_yuv_image_t *img, int n
                 }
                 for (qj = by0; qj <= by1; qj++)
                     for (qi = bx0; qi <= bx1; qi++) {
-                    int hx = ro->x0 + qi, hy = ro->y0 + qj;
-                    const uint8_t *py = img->y + (size_t)(2 * hy) * img->stride_y + 2 * hx;
                     float o[3];
 
                     if (d->sm_lab[qj * rw + qi] != nlab)
                         continue;
-                    o[0] = 0.25f * (float)(py[0] + py[1] + py[img->stride_y] + py[img->stride_y + 1]);
-                    o[1] = (float)(g * img->u[(size_t)hy * img->stride_u + hx]);
-                    o[2] = (float)(g * img->v[(size_t)hy * img->stride_v + hx]);
+                    cr_det_half_px(d, img, ro->x0 + qi, ro->y0 + qj, o);
                     unlike += !cr_det_is_cloth(d, o, ref);
                 }
                 if (unlike < 0.7 * n)
@@ -2280,7 +2276,6 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
         return CR_ERR_INVALID;
     *n = 0;
     d->n_bare = 0;
-    d->n_rois = 0;
     t0 = cr_det_now_ms();
     ng = (size_t)gw * gh;
     /* 1. coarse samples and foreground, in one sweep over the grid with the
@@ -2387,7 +2382,6 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
             ro->x0 = x0, ro->y0 = y0, ro->x1 = x1, ro->y1 = y1, ro->changed = changed;
         }
         regions++;
-        d->n_rois = regions;
         if (changed) {
             int a;
 
@@ -2439,6 +2433,7 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
             cr_det_hough_roi(d, img, x0, y0, x1, y1);
         }
     }
+    d->n_rois = regions;
     /* the last frame's balls in regions that did not change */
     for (i = 0; i < regions && i < CR_DET_MAX_ROIS; i++) {
         const cr_det_roi_t *ro = &d->rois[i];

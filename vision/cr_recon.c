@@ -1290,7 +1290,7 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
     double thr, dev, px, py, vx, vy, sp, t_on;
     long k, e = last_frame(rc, a);
     int n;
-    bool settled;
+    bool beyond;
     seg_t before, m;
 
     if (sc > 1.3 * s)
@@ -1378,10 +1378,12 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
     }
     n = line_fit(rc, i, a, e, f->t, &px, &py, &vx, &vy);
     sp = hypot(vx, vy);
-    settled = e > a && b->last_seen == a - 1 && settled_at(rc, i, a, e);
-    if (e > a && frm(rc, e)->st[i] == OB_SEEN && i != CR_BALL_CUE && settled && sp * rc->dt < thr &&
-        dev <= 2.0 * rc->R && dev > 3.0 * fmax(rc->p.onset_min_mm, rc->p.onset_k * sig(rc, frm(rc, e)->s[i])) &&
-        dev > 2.0 * rc->p.accel_max_mm_s2 * rc->dt * rc->dt && !stopped_by_ball(rc, i, a, e, f->x[i], f->y[i])) {
+    /* beyond the noise of the sample after (a blurred jump frame has a large sigma) */
+    beyond = e > a && frm(rc, e)->st[i] == OB_SEEN &&
+             dev > 3.0 * fmax(rc->p.onset_min_mm, rc->p.onset_k * sig(rc, frm(rc, e)->s[i]));
+    if (beyond && i != CR_BALL_CUE && b->last_seen == a - 1 && sp * rc->dt < thr && dev <= 2.0 * rc->R &&
+        dev > 2.0 * rc->p.accel_max_mm_s2 * rc->dt * rc->dt && settled_at(rc, i, a, e) &&
+        !stopped_by_ball(rc, i, a, e, f->x[i], f->y[i])) {
         /* seen at rest in the frame before and already at its new rest in
          * this one: the move took under a frame, and a ball that stops that
          * fast (4 times accel_max over the interval) was stopped by a ball
@@ -1393,9 +1395,7 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
         reseat(rc, i, a, e, f->t);
         return;
     }
-    if (e > a && frm(rc, e)->st[i] == OB_SEEN &&
-        dev > 3.0 * fmax(rc->p.onset_min_mm, rc->p.onset_k * sig(rc, frm(rc, e)->s[i])) &&
-        dev > 4.0 * rc->p.accel_max_mm_s2 * rc->dt * rc->dt && sp * rc->dt < thr &&
+    if (beyond && dev > 4.0 * rc->p.accel_max_mm_s2 * rc->dt * rc->dt && sp * rc->dt < thr &&
         (!rc->active || dev > 2.0 * rc->R) && !stopped_by_ball(rc, i, a, e, f->x[i], f->y[i])) {
         /* jumped well beyond the noise (of the sample after: a blurred
          * jump frame has a large sigma) in one frame and stays put: a ball

@@ -1452,9 +1452,7 @@ static void stitch(cr_tracker_t *tr)
             merge_into(tr, best, n);
             continue;
         }
-        if (N->state != SLOT_LIVE)
-            continue;
-        if (N->hits < tr->p.confirm_hits + 2)
+        if (N->state != SLOT_LIVE || N->hits < tr->p.confirm_hits + 2)
             continue;
         nid = own_best(tr, N, &nm);
         for (int h = 0; h < TRK_SLOTS; h++) {
@@ -1550,8 +1548,8 @@ static void assign_ids(cr_tracker_t *tr)
         hid_best[h] = -2; /* a hidden ball's id when its looks surely name it, else -1; worked out when needed */
     for (int i = 0; i < nr; i++) {
         const trk_t *k = &tr->trk[tr->rows[i]];
-        double mx = -DBL_MAX, om;
-        int own = -2; /* its own best id, worked out when first needed */
+        double mx = -DBL_MAX, om = 0.0;
+        int own = -2; /* its own best id (margin om), worked out when first needed */
 
         for (int id = 0; id < TRK_IDS; id++)
             if (tr->p.id_set & (1u << id))
@@ -1583,8 +1581,7 @@ static void assign_ids(cr_tracker_t *tr)
          * costs as if the ball were seen (a hand passing, taken for a ball,
          * when the cue ball vanishes) */
         if (k->status == CR_BALL_SEEN) {
-            double km, hm;
-            int kb = -2; /* its own best id, worked out when first needed */
+            double hm;
 
             for (int h = 0; h < nr; h++) {
                 const trk_t *H = &tr->trk[tr->rows[h]];
@@ -1592,11 +1589,11 @@ static void assign_ids(cr_tracker_t *tr)
                 if (h == i || H->status != CR_BALL_HIDDEN || H->id < 0 || H->last_seen < k->born + 2 ||
                     a[i * m + H->id] >= BIG * 0.5)
                     continue;
-                if (kb == -2)
-                    kb = own_best(tr, k, &km);
+                if (own == -2)
+                    own = own_best(tr, k, &om);
                 if (hid_best[h] == -2)
                     hid_best[h] = own_best(tr, H, &hm) == H->id && hm >= tr->p.id_margin ? H->id : -1;
-                if (H->id != kb && hid_best[h] == H->id)
+                if (H->id != own && hid_best[h] == H->id)
                     a[i * m + H->id] += unknown_seen - unknown_hidden;
             }
         }

@@ -57,6 +57,7 @@ typedef struct {
     double sig_z; /* last detection sigma */
     bool moving_at_loss;
     bool seen_prev;        /* seen in the frame before its last sighting too */
+    bool surprise;         /* its last sighting lay far off its free roll (taken as the fit's error) */
     ev_t ev;               /* identity evidence */
     ev_t vw;               /* per-frame evidence of the present view (raw, unweighted sums) */
     double vw_x, vw_y;     /* where the present view began */
@@ -610,8 +611,11 @@ static double motion_ll(const cr_tracker_t *tr, const trk_t *k, const cr_detecti
  * Only at a contact: its path passes a cushion, or passes within 2R (plus
  * the uncertainty of both paths) of another ball's path. pc[2i], pc[2i+1]
  * get the predicted position, stopped where the path first meets another
- * ball (a ball does not run through another). */
-static void contacts(cr_tracker_t *tr, const int *rows, int nt, double t, bool *out, bool *by_ball, double *pc)
+ * ball (a ball does not run through another). touch[i]: the path itself passes
+ * a cushion or a ball (out[i] is also set for a track not seen last frame or
+ * seen once, whose path is not known well enough to say). */
+static void contacts(cr_tracker_t *tr, const int *rows, int nt, double t, bool *out, bool *by_ball, bool *touch,
+                     double *pc)
 {
     double R = tr->table.ball_radius_mm, L = tr->table.length_mm, W = tr->table.width_mm;
     double x0[TRK_LIVE], y0[TRK_LIVE], x1[TRK_LIVE], y1[TRK_LIVE], u[TRK_LIVE];
@@ -625,6 +629,7 @@ static void contacts(cr_tracker_t *tr, const int *rows, int nt, double t, bool *
         u[i] = fmin(100.0, k->sig_v * fmax(t - k->t_state, 0.0) + 3.0 * k->sig_z) + 10.0;
         out[i] = k->hits < 2 || k->status != CR_BALL_SEEN;
         by_ball[i] = false;
+        touch[i] = false;
         pc[2 * i] = x1[i];
         pc[2 * i + 1] = y1[i];
     }
@@ -663,7 +668,7 @@ static void contacts(cr_tracker_t *tr, const int *rows, int nt, double t, bool *
 
         if (fmin(x0[i], x1[i]) < m || fmax(x0[i], x1[i]) > L - m || fmin(y0[i], y1[i]) < m ||
             fmax(y0[i], y1[i]) > W - m)
-            out[i] = true;
+            out[i] = touch[i] = true;
         for (int j = 0; j < nt; j++) {
             double ax, ay, bx, by, bb, tau, dmin;
 
@@ -677,7 +682,7 @@ static void contacts(cr_tracker_t *tr, const int *rows, int nt, double t, bool *
             tau = bb > 0 ? clampd(-(ax * bx + ay * by) / bb, 0.0, 1.0) : 0.0;
             dmin = hypot(ax + tau * bx, ay + tau * by);
             if (dmin < 2 * R + u[i] + u[j]) {
-                out[i] = true;
+                out[i] = touch[i] = true;
                 by_ball[i] = true;
                 break;
             }
@@ -818,23 +823,49 @@ static void track_start(cr_tracker_t *tr, int s, const cr_detection_t *d, double
     add_evidence(tr, k, d, 0, 0);
 }
 
-static void track_update(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, double t)
+/* touch: its path since its last state passes a cushion or another ball
+ * (contacts()). */
+static void track_update(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, double t, bool touch)
 {
-    double px, py, dt = t - k->t_state, dts = t - k->t_seen, ix, iy, s2, moved;
-    bool consecutive = k->last_seen + 1 == tr->pushed;
+    double px, py, dt = t - k->t_state, dts = t - k->t_seen, ix, iy, s2, moved, in2;
+    bool consecutive = k->last_seen + 1 == tr->pushed, jump, free_roll;
 
     k->seen_prev = consecutive;
 
     predict(tr, k, t, &px, &py);
     ix = d->x - px;
     iy = d->y - py;
+    in2 = ix * ix + iy * iy;
     s2 = sq(d->sigma_mm) + sq(k->sig_z) + sq(k->sig_v * dt);
+    jump = in2 > 9.0 * s2;
     moved = hypot(d->x - k->zx, d->y - k->zy);
-    if (k->hits == 1 || ix * ix + iy * iy > 9.0 * s2 || !consecutive) {
+    /* rolling freely: moving when last seen (a little while ago), and
+     * nothing on its path it could have touched. Only a contact changes a
+     * rolling ball's velocity at once (the cue's is not seen: a ball at
+     * rest restarts), so a sighting far off its path is the fit's error (a
+     * ball of the cloth's colour whose outline barely shows, glare) and a
+     * step over a gap is weighed against the velocity it had, not taken
+     * alone (one step of a fit 10 mm off is 600 mm/s at 60 fps). Twice far
+     * off in a row, it did change (a hand, a ball not tracked): restart. */
+    free_roll = !touch && k->hits > 2 && hypot(k->vx, k->vy) >= 50.0 && dts < 0.2 && !(jump && k->surprise);
+    k->surprise = free_roll && jump;
+    if (free_roll && (jump || !consecutive)) {
+        /* the sighting's variance, widened so that it lies within 3 sigma */
+        double r2 = sq(d->sigma_mm) + fmax(0.0, in2 / 9.0 - s2), p2 = sq(k->sig_z) + sq(k->sig_v * dt);
+        double g = p2 / (p2 + r2), gv = sq(k->sig_v * dt) / (p2 + r2);
+
+        k->x = px + g * ix;
+        k->y = py + g * iy;
+        if (dt > 0) {
+            k->vx += gv * ix / dt;
+            k->vy += gv * iy / dt;
+        }
+        k->sig_v = fmax(100.0, k->sig_v * sqrt(1.0 - gv));
+    } else if (k->hits == 1 || jump || !consecutive) {
         /* second sighting, a contact, or after a gap: restart from the raw step;
          * after a contact the ball rolls about a new axis: its view of the
          * stripe counts apart */
-        if (k->hits > 1 && ix * ix + iy * iy > 9.0 * s2) {
+        if (k->hits > 1 && jump) {
             k->ev.q_solid += k->ev.q_seg;
             k->ev.q_seg = 0;
         }
@@ -1631,7 +1662,7 @@ static void assign_ids(cr_tracker_t *tr)
 int cr_tracker_push(cr_tracker_t *tr, double t_s, uint64_t frame, const cr_detection_t *dets, int n)
 {
     int nd, nt = 0, rows[TRK_LIVE], m, res[TRK_LIVE];
-    bool contact[TRK_LIVE], by_ball[TRK_LIVE], amb[CR_VISION_MAX_DETECTIONS];
+    bool contact[TRK_LIVE], by_ball[TRK_LIVE], touch[TRK_LIVE], amb[CR_VISION_MAX_DETECTIONS];
     double pc[2 * TRK_LIVE];
     double *a, c0 = cpu_now();
     double lam, pd;
@@ -1658,7 +1689,7 @@ int cr_tracker_push(cr_tracker_t *tr, double t_s, uint64_t frame, const cr_detec
     }
     m = nd + nt;
     a = tr->cost;
-    contacts(tr, rows, nt, t_s, contact, by_ball, pc);
+    contacts(tr, rows, nt, t_s, contact, by_ball, touch, pc);
     pd = tr->p.p_detect;
     lam = tr->p.new_per_frame / (tr->table.length_mm * tr->table.width_mm);
     for (int i = 0; i < nt; i++) {
@@ -1742,7 +1773,7 @@ int cr_tracker_push(cr_tracker_t *tr, double t_s, uint64_t frame, const cr_detec
                 if (k->status == CR_BALL_GONE)
                     ungone(tr, rows[i]);
                 k->status = CR_BALL_SEEN;
-                track_update(tr, k, &tr->det[j], t_s);
+                track_update(tr, k, &tr->det[j], t_s, touch[i]);
                 continue;
             }
             if (j == -2)

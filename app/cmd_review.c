@@ -583,6 +583,8 @@ static int review_run(const review_opts_t *o)
         tp.id_set = 0x7FF;
     cr_recon_params_defaults(&cp);
     cp.fps = rv.fps;
+    /* practice (no game judged): balls are set up anywhere */
+    cp.stay_down = rv.rp.game != CR_GAME_NONE;
     if (cr_detector_create(&rv.cam, &rv.rp.table, &dp, &rv.det) != CR_OK ||
         cr_tracker_create(&rv.rp.table, &tp, &rv.trk) != CR_OK ||
         cr_recon_create(&rv.rp.table, &cp, &rv.rec) != CR_OK || cr_judge_create(&rv.rp, &rv.judge) != CR_OK) {

@@ -935,7 +935,7 @@ typedef struct {
     cr_event_t *out;
 } rfix_t;
 
-static void rfix_open(rfix_t *f, double fps, uint64_t seed)
+static void rfix_open_game(rfix_t *f, double fps, uint64_t seed, bool game)
 {
     cr_table_t tab;
     cr_recon_params_t rp;
@@ -949,7 +949,13 @@ static void rfix_open(rfix_t *f, double fps, uint64_t seed)
     cr_table_init(&tab, 2540.0, 1270.0);
     cr_recon_params_defaults(&rp);
     rp.fps = fps;
+    rp.stay_down = game;
     CU_ASSERT_EQUAL_FATAL(cr_recon_create(&tab, &rp, &f->rc), 0);
+}
+
+static void rfix_open(rfix_t *f, double fps, uint64_t seed)
+{
+    rfix_open_game(f, fps, seed, true);
 }
 
 static void rfix_close(rfix_t *f)
@@ -1213,6 +1219,41 @@ static void test_unnamed_moving_at_stroke(void)
     rfix_close(&f);
 }
 
+/* The cue lies over a resting object ball behind the cue ball (30 fps): as
+ * it goes through, the ball's fit moves 10 mm (a wide sigma) in the first
+ * frame after the stroke, stays there five frames and comes back. The ball
+ * was seen at rest the frame before: it did not start before then, so it is
+ * not a ball still moving as the shot began (its fit's tiny speed at the new
+ * place once put its start six frames back, before the stroke). */
+static void test_fit_under_the_cue_at_the_stroke(void)
+{
+    rfix_t f;
+    const double fps = 30.0, t0 = 2.01;
+    int k, strokes = 0, moving = 0;
+
+    rfix_open(&f, fps, 101);
+    for (k = 0; k < (int)(5.0 * fps); k++) {
+        double t = k / fps, d = t > t0 ? fmin(t - t0, 1.5) - 0.25 * fmin(t - t0, 1.5) * fmin(t - t0, 1.5) : 0.0;
+        bool under = t > t0 && t < t0 + 6.0 / fps;
+        int n;
+
+        rfix_frame(&f, t, k);
+        rfix_ball(&f, 0, 1, 2100.0 - 400.0 * d, 966.0 - 900.0 * d, 0.3, 0.5);
+        rfix_ball(&f, 13, 2, under ? 2139.0 : 2146.0, under ? 1041.0 : 1034.0, 0.3, under ? 1.5 : 0.4);
+        rfix_ball(&f, 4, 3, 600.0, 300.0, 0.3, 0.4);
+        CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
+        for (int j = 0; j < n; j++)
+            if (f.out[j].type == CR_EV_STROKE)
+                strokes++, moving += f.out[j].n_moving;
+    }
+    rfix_push(&f, true, CR_EV_STROKE, -1);
+    CU_ASSERT_EQUAL(strokes, 1);
+    CU_ASSERT_EQUAL(moving, 0);
+    if (strokes != 1 || moving)
+        printf("\n  %d strokes, %d balls moving", strokes, moving);
+    rfix_close(&f);
+}
+
 /* A ball that crept into a corner pocket's jaws and stopped past the line
  * between the jaw points, then is no longer seen (the tracker holds a ball
  * lost at rest where it was, hidden): it dropped (RULES.md G7). One resting
@@ -1251,6 +1292,195 @@ static void test_hung_ball_drops(void)
         CU_ASSERT_EQUAL(pockets, q == 0 ? 1 : 0);
         rfix_close(&f);
     }
+}
+
+/* The 5 hangs in the foot-right jaws and drops (pocketed); later, while the
+ * shooter aims, the tracker names the 5 a thing at rest mid-table (a hand,
+ * the cue's butt), and the cue ball is struck. In a game a pocketed ball
+ * comes back only where the rules put balls (spotted on the long string,
+ * re-racked) or where it was last seen: the stroke does not list the 5 mid-
+ * table (in 9-ball it would be the lowest ball), and does list it on the foot
+ * spot; in practice (no game) balls are set up anywhere. */
+static void test_pocketed_ball_named_elsewhere(void)
+{
+    static const double back[3][2] = {{880.0, 714.0}, {1905.0, 635.0}, {880.0, 714.0}};
+    static const bool game[3] = {true, true, false}, want[3] = {false, true, true};
+
+    for (int q = 0; q < 3; q++) {
+        rfix_t f;
+        const double fps = 30.0, t0 = 4.0;
+        int k, n, strokes = 0;
+        bool listed = false;
+
+        rfix_open_game(&f, fps, 103 + (uint64_t)q, game[q]);
+        for (k = 0; k < (int)(6.0 * fps); k++) {
+            double t = k / fps, d = t > t0 ? fmin(t - t0, 1.5) - 0.25 * fmin(t - t0, 1.5) * fmin(t - t0, 1.5) : 0.0;
+            cr_ball_obs_t *o;
+
+            rfix_frame(&f, t, k);
+            rfix_ball(&f, 0, 1, 500.0 + 1500.0 * d, 600.0, 0.3, 0.5);
+            rfix_ball(&f, 3, 2, 1200.0, 300.0, 0.3, 0.4);
+            if (t < 1.0) {
+                rfix_ball(&f, 5, 3, 2525.5, 1223.8, 0.3, 0.4);
+            } else if (t < 2.5) { /* lost in the jaws: held where it was */
+                o = rfix_ball(&f, 5, 3, 2525.5, 1223.8, 0.0, 0.4);
+                o->status = CR_BALL_HIDDEN;
+            } else {
+                rfix_ball(&f, 5, 4, back[q][0], back[q][1], 0.3, 0.6);
+            }
+            CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
+            for (int j = 0; j < n; j++)
+                if (f.out[j].type == CR_EV_STROKE) {
+                    strokes++;
+                    for (int b = 0; b < f.out[j].n_balls; b++)
+                        listed = listed || f.out[j].balls[b].id == 5;
+                }
+        }
+        rfix_push(&f, true, CR_EV_STROKE, -1);
+        CU_ASSERT_EQUAL(strokes, 1);
+        CU_ASSERT_EQUAL(listed, want[q]);
+        if (strokes != 1 || listed != want[q])
+            printf("\n  case %d: %d strokes, the 5 %s", q, strokes, listed ? "listed" : "not listed");
+        rfix_close(&f);
+    }
+}
+
+/* A ball still rolling slowly from the last shot (90 mm/s) passes the
+ * resting cue ball a hair off touching just as the cue ball is struck away
+ * from it at 1.6 m/s (1080p60). A ball struck from rest leaves no faster than
+ * what hit it: the slow ball did not send the cue ball off, the cue did (one
+ * stroke, no collision). */
+static void test_slow_ball_is_no_hitter(void)
+{
+    rfix_t f;
+    const double fps = 60.0, t0 = 4.008, ux = -1.0;
+    int k, n, strokes = 0, coll = 0;
+
+    rfix_open(&f, fps, 107);
+    for (k = 0; k < (int)(6.0 * fps); k++) {
+        double t = k / fps, d = t > t0 ? fmin(t - t0, 1.0) * (1600.0 - 700.0 * fmin(t - t0, 1.0)) : 0.0;
+
+        rfix_frame(&f, t, k);
+        rfix_ball(&f, 0, 1, 1852.0 + ux * d, 848.0, 0.3, 0.4);
+        /* rolling along y at 90 mm/s, 58 mm from the cue ball's centre at t0 */
+        rfix_ball(&f, 6, 2, 1910.0, 848.0 + 90.0 * (t - t0), 0.3, 0.6);
+        rfix_ball(&f, 3, 3, 600.0, 300.0, 0.3, 0.4);
+        CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
+        for (int j = 0; j < n; j++) {
+            strokes += f.out[j].type == CR_EV_STROKE;
+            coll += f.out[j].type == CR_EV_COLLISION;
+        }
+    }
+    rfix_push(&f, true, CR_EV_STROKE, -1);
+    CU_ASSERT_EQUAL(strokes, 1);
+    CU_ASSERT_EQUAL(coll, 0);
+    if (strokes != 1 || coll)
+        printf("\n  %d strokes, %d collisions", strokes, coll);
+    rfix_close(&f);
+}
+
+/* Between shots a ball resting beside another wavers off it (its fit
+ * creeps 60 mm/s as the cue comes over it, 60 fps; 6 mm, a pause, and on
+ * again the same way) until the cue ball,
+ * elsewhere, is struck. Nothing is struck between shots: the neighbour did
+ * not set it rolling, and it is no ball still moving from the last shot. */
+static void test_waver_beside_a_ball_at_the_stroke(void)
+{
+    rfix_t f;
+    const double fps = 60.0, t0 = 4.0;
+    int k, n, strokes = 0, moving = 0;
+
+    rfix_open(&f, fps, 109);
+    for (k = 0; k < (int)(6.0 * fps); k++) {
+        double t = k / fps, d = t > t0 ? fmin(t - t0, 1.0) * (1500.0 - 700.0 * fmin(t - t0, 1.0)) : 0.0;
+        double w = 60.0 * (fmin(fmax(t - 3.5, 0.0), 0.1) + fmin(fmax(t - 3.85, 0.0), 0.3));
+
+        rfix_frame(&f, t, k);
+        rfix_ball(&f, 0, 1, 500.0 + d, 600.0, 0.3, 0.4);
+        rfix_ball(&f, 3, 2, 1600.0, 900.0, 0.3, 0.4);
+        rfix_ball(&f, 13, 3, 1658.0 + w, 900.0, 0.3, 0.6);
+        CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
+        for (int j = 0; j < n; j++)
+            if (f.out[j].type == CR_EV_STROKE)
+                strokes++, moving += f.out[j].n_moving;
+    }
+    rfix_push(&f, true, CR_EV_STROKE, -1);
+    CU_ASSERT_EQUAL(strokes, 1);
+    CU_ASSERT_EQUAL(moving, 0);
+    if (strokes != 1 || moving)
+        printf("\n  %d strokes, %d balls moving", strokes, moving);
+    rfix_close(&f);
+}
+
+/* A ball rolls slowly up to a cushion and stops against it (60 fps): it
+ * touched the cushion ("driven to a rail", RULES.md 6.3), though it never
+ * comes off it: one cushion event on that rail, about when it got there. */
+static void test_rolled_up_to_a_cushion(void)
+{
+    rfix_t f;
+    const double fps = 60.0, t0 = 1.0, R = 28.575, yc = 1100.0 - 2 * R, th = t0 + (yc - 600.0) / 400.0;
+    const double ty = th + 200.0 / (2 * 70.71);
+    int k, n, cush = 0, other = 0;
+    double t_c = -1;
+
+    rfix_open(&f, fps, 113);
+    for (k = 0; k < (int)(5.0 * fps); k++) {
+        double t = k / fps, tau = fmin(fmax(t - th, 0.0), 200.0 / (2 * 70.71));
+
+        rfix_frame(&f, t, k);
+        rfix_ball(&f, 0, 1, 1500.0, t < t0 ? 600.0 : fmin(600.0 + 400.0 * (t - t0), yc), 0.3, 0.4);
+        rfix_ball(&f, 3, 2, 1500.0, 1100.0 + 200.0 * tau - 70.71 * tau * tau, 0.3, 0.4);
+        rfix_ball(&f, 5, 3, 600.0, 300.0, 0.3, 0.4);
+        CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
+        for (int j = 0; j < n; j++)
+            if (f.out[j].type == CR_EV_CUSHION) {
+                if (f.out[j].ball == 3 && f.out[j].rail == CR_RAIL_RIGHT)
+                    cush++, t_c = f.out[j].t;
+                else
+                    other++;
+            }
+    }
+    CU_ASSERT_EQUAL(cr_recon_finish(f.rc, f.out, 128, &n), 0);
+    for (int j = 0; j < n; j++)
+        if (f.out[j].type == CR_EV_CUSHION && f.out[j].ball == 3)
+            cush++, t_c = f.out[j].t;
+    CU_ASSERT_EQUAL(cush, 1);
+    CU_ASSERT_EQUAL(other, 0);
+    CU_ASSERT_DOUBLE_EQUAL(t_c, ty, 0.3);
+    if (cush != 1 || other || fabs(t_c - ty) > 0.3)
+        printf("\n  %d cushion events (%d others), at %.3f s (reached %.3f s)", cush, other, t_c, ty);
+    rfix_close(&f);
+}
+
+/* Between shots a lone resting ball's fit wavers (6 mm one way, 60 fps),
+ * stops a moment, and wavers off another way in the frame the cue ball is
+ * seen struck (both starts decided together): nothing started it either
+ * time, and it is no ball still moving from the last shot. */
+static void test_waver_resumes_at_the_stroke(void)
+{
+    rfix_t f;
+    const double fps = 60.0, t0 = 4.0;
+    int k, n, strokes = 0, moving = 0;
+
+    rfix_open(&f, fps, 127);
+    for (k = 0; k < (int)(6.0 * fps); k++) {
+        double t = k / fps, d = t > t0 ? fmin(t - t0, 1.0) * (1500.0 - 700.0 * fmin(t - t0, 1.0)) : 0.0;
+        double w1 = 60.0 * fmin(fmax(t - 3.7, 0.0), 0.1), w2 = t > 4.01 ? 3.5 + 90.0 * fmin(t - 4.01, 0.2) : 0.0;
+
+        rfix_frame(&f, t, k);
+        rfix_ball(&f, 0, 1, 500.0 + d, 600.0, 0.3, 0.4);
+        rfix_ball(&f, 13, 3, 1658.0 + w1, 900.0 + w2, 0.3, 0.6);
+        CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
+        for (int j = 0; j < n; j++)
+            if (f.out[j].type == CR_EV_STROKE)
+                strokes++, moving += f.out[j].n_moving;
+    }
+    rfix_push(&f, true, CR_EV_STROKE, -1);
+    CU_ASSERT_EQUAL(strokes, 1);
+    CU_ASSERT_EQUAL(moving, 0);
+    if (strokes != 1 || moving)
+        printf("\n  %d strokes, %d balls moving", strokes, moving);
+    rfix_close(&f);
 }
 
 /* A ball of the cloth's colour at rest as the cue comes over it before a
@@ -1841,6 +2071,15 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "cue ball back under an unnamed track", test_cue_back_unnamed) ||
         !CU_add_test(s, "wavering ball is not touched", test_wavering_ball) ||
         !CU_add_test(s, "a fit that jumps is no touched ball", test_fit_jump_is_no_touch) ||
+        !CU_add_test(s, "a pocketed ball named elsewhere is not back", test_pocketed_ball_named_elsewhere) ||
+        !CU_add_test(s, "a slow ball beside does not send the cue ball off fast", test_slow_ball_is_no_hitter) ||
+        !CU_add_test(s, "a ball rolled up to a cushion touched it", test_rolled_up_to_a_cushion) ||
+        !CU_add_test(s, "a waver beside a ball between shots is no ball still moving",
+                     test_waver_beside_a_ball_at_the_stroke) ||
+        !CU_add_test(s, "a waver that resumes at the stroke is no ball still moving",
+                     test_waver_resumes_at_the_stroke) ||
+        !CU_add_test(s, "a fit moved by the cue at the stroke is no ball still moving",
+                     test_fit_under_the_cue_at_the_stroke) ||
         !CU_add_test(s, "a ball out from under the cue was struck, not put down", test_out_from_under_the_cue) ||
         !CU_add_test(s, "an unnamed ball moving at the stroke is no ball in motion", test_unnamed_moving_at_stroke) ||
         !CU_add_test(s, "a ball wavering more than its fits say is not touched", test_wavering_more_than_it_says) ||

@@ -96,6 +96,9 @@ typedef struct {
     double lc_t, lc_x, lc_y, lc_u[2], lc_v, lc_dec, lc_len;
     double lc_seen;         /* when it was last seen again on that course */
     double t_gone;          /* when it was pocketed or left the table */
+    double seen_x, seen_y;  /* where it was last seen on the table (seen_on: ever) */
+    bool seen_on;
+    bool down;              /* GONE with a pocket or off_table event reported */
     double t_cush[CR_RAIL_COUNT]; /* last cushion contact reported per rail */
     double vn[CR_RAIL_COUNT];   /* fitted speed away from each nearby cushion, mm/s */
     seg_t approach[CR_RAIL_COUNT]; /* the fit while it last moved toward it */
@@ -194,6 +197,7 @@ void cr_recon_params_defaults(cr_recon_params_t *p)
     p->resume_s = 0.5;
     p->doubt_sigmas = 3.0;
     p->cause_window_s = 0.5;
+    p->stay_down = true;
 }
 
 static rframe_t *frm(cr_recon_t *rc, long k)
@@ -1314,6 +1318,7 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
             queue_event(rc, &ev);
             b->state = B_GONE;
             b->t_gone = ev.t;
+            b->down = true;
             return;
         }
     }
@@ -1334,6 +1339,7 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
             ev.ball = i;
             ev.pocket = (cr_pocket_t)near_pocket(rc, b->rx, b->ry, rc->R, &rail);
             queue_event(rc, &ev);
+            b->down = true;
         }
         b->state = B_GONE;
         return;
@@ -1435,6 +1441,15 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
         t_on = f->t - 6 * rc->dt;
     if (t_on < b->t_stop)
         t_on = fmax(b->t_stop, f->t - 6 * rc->dt);
+    /* a sample further from the rest than its fitted speed carries it
+     * since the last frame that saw it there (plus the noise) jumped: a
+     * fit that moved (the cue over the ball) did not start before that
+     * frame, though its tiny speed puts the start far back. A ball that
+     * starts slowly is seen at rest, within the noise, after it started:
+     * its fit alone dates it */
+    if (b->last_seen < a && frame_ok(rc, b->last_seen) && t_on < frm(rc, b->last_seen)->t &&
+        dev > sp * (f->t - frm(rc, b->last_seen)->t) + thr)
+        t_on = frm(rc, b->last_seen)->t;
     before = *cur_seg(b);
     {
         double vo[2] = {vx, vy};
@@ -1456,7 +1471,11 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
             b->last_seen = a;
             return;
         }
-        b->uncaused = false;
+        /* a new start, unless it rested only moments (a ball that
+         * wavered with nothing to start it and goes on wavering is still
+         * moving with nothing to start it) */
+        if (!(b->uncaused && t_on - b->t_stop < rc->p.resume_s))
+            b->uncaused = false;
         add_change(rc, CH_ONSET, i, t_on, &before, vo, b->rx, b->ry);
         if (rc->nch > 0 && rc->ch[rc->nch - 1].ball == i && dev > 0) {
             rc->ch[rc->nch - 1].mv[0] = (f->x[i] - b->rx) / dev;
@@ -1765,6 +1784,7 @@ static void vanish(cr_recon_t *rc, int i, long a)
         queue_event(rc, &ev);
         b->state = B_GONE;
         b->t_gone = tc;
+        b->down = true;
         return;
     }
     /* over a cushion: off the table */
@@ -1782,6 +1802,7 @@ static void vanish(cr_recon_t *rc, int i, long a)
         emit_simple(rc, CR_EV_OFF_TABLE, i, t_hit, NAN, NAN, rc->active ? rc->shot : ev_shot_for_contact(rc));
         b->state = B_GONE;
         b->t_gone = t_hit;
+        b->down = true;
         return;
     }
     b->state = B_LOST;
@@ -2198,6 +2219,41 @@ static void rail_watch(cr_recon_t *rc, int i, long a)
     }
 }
 
+/* Ball i, moving on segment s, stops at ts at (mx, my). A ball that rolled
+ * up to a cushion and stopped against it (its rest within frozen_mm and one
+ * of its sigmas of touching, a rest it was not at when the segment began,
+ * no contact with that cushion reported on the way) touched it: "driven to
+ * a rail" (RULES.md 6.3, the break's four balls), though it never came off
+ * it and no bounce shows. The contact is when its path reached touching, or
+ * when it stopped if its fit stops short. */
+static void came_to_rest_on_cushion(cr_recon_t *rc, int i, const seg_t *s, double ts, double mx, double my)
+{
+    rball_t *b = &rc->b[i];
+    const double lim = rc->R + rc->p.frozen_mm + (b->sig_run > 0 ? b->sig_run : rc->p.sigma_floor_mm);
+    double x0, y0;
+    int r;
+
+    if (s->rest || !(ts > s->t0))
+        return;
+    seg_eval(s, s->t0, &x0, &y0);
+    for (r = 0; r < CR_RAIL_COUNT; r++) {
+        double t, tc = ts, x, y;
+
+        if (cush_dist(rc, r, mx, my) > lim || cush_dist(rc, r, x0, y0) <= lim + 2.0 * rc->p.still_mm ||
+            b->t_cush[r] >= s->t0 - rc->dt)
+            continue;
+        for (t = s->t0; t <= ts; t += 0.25 * rc->dt) {
+            seg_eval(s, t, &x, &y);
+            if (cush_dist(rc, r, x, y) <= rc->R) {
+                tc = t;
+                break;
+            }
+        }
+        seg_eval(s, tc, &x, &y);
+        emit_cushion(rc, i, (cr_rail_t)r, tc, x, y);
+    }
+}
+
 /* A moving ball at frame a. */
 static void analyse_moving(cr_recon_t *rc, int i, long a)
 {
@@ -2294,6 +2350,7 @@ static void analyse_moving(cr_recon_t *rc, int i, long a)
 
         if (is_still(rc, i, a, &mx, &my) && stop_time(rc, i, a, &ts) <= f->t) {
             seg_vel(s, f->t - rc->p.still_s, &vx, &vy);
+            came_to_rest_on_cushion(rc, i, s, ts, mx, my);
             b->state = B_REST;
             memset(b->rw_on, 0, sizeof(b->rw_on));
             b->rx = mx;
@@ -2450,6 +2507,20 @@ static double hitter_score(cr_recon_t *rc, const change_t *c, int k, bool allow_
                 if (cs < 0.3)
                     continue;
                 sc += 2.0 * (1.0 - cs);
+            }
+            /* a ball struck from rest leaves no faster than the ball that
+             * struck it came in (equal masses: its full speed on a straight
+             * hit, less on a cut), so a ball creeping (a wavering fit
+             * beside it) did not send it off fast; allowed twice the speed
+             * and 300 mm/s for the fits' errors. Not for a blow passed on
+             * through touching balls (pending, frozen): the one between
+             * barely moves */
+            if (!pending && !fr) {
+                double hv[2];
+
+                seg_vel(cands[q], tc, &hv[0], &hv[1]);
+                if (2.0 * hypot(hv[0], hv[1]) + 300.0 < hypot(c->vout[0], c->vout[1]))
+                    continue;
             }
         }
         if (sc < best) {
@@ -2936,9 +3007,14 @@ static bool explain_late(cr_recon_t *rc, change_t *c)
     if (k < 0)
         return false;
     c->done = true;
-    if (!rc->active)
-        return true; /* between shots nothing is struck: a resting ball next to
-                      * one that wavered or was moved by hand; no collision */
+    if (!rc->active) {
+        /* between shots nothing is struck: a resting ball next to one that
+         * wavered or was moved by hand; no collision, and nothing the last
+         * shot set rolling (not a ball still moving at the next stroke) */
+        if (c->kind == CH_ONSET)
+            rc->b[c->ball].uncaused = true;
+        return true;
+    }
     a = k;
     b = c->ball;
     if (c->kind == CH_KINK) {
@@ -3729,6 +3805,32 @@ static void queue_event_sorted(cr_recon_t *rc, const cr_event_t *ev)
     rc->nq++;
 }
 
+/* May ball i, off the table, be back at (x, y)? The cue ball is in hand
+ * anywhere, and so is any ball when no game is judged, and one lost from
+ * sight with no pocket or off_table reported (its place is not known). An
+ * object ball reported pocketed or off the table is put back only where the
+ * rules put balls: on the long string (spotted: behind the foot spot, or
+ * ahead of it when that is blocked; eleven balls would have to block it to
+ * reach the centre spot) or in the rack behind the foot spot (a new rack;
+ * any game's, the 2025 nine-ball diamond reaching two rows ahead of the
+ * spot); or it is back where it was last seen (a ball taken for pocketed
+ * that sat in the jaws, a lifted ball put back). */
+static bool may_return(const cr_recon_t *rc, int i, double x, double y)
+{
+    const rball_t *b = &rc->b[i];
+    const cr_point_t fs = cr_table_foot_spot(&rc->tab);
+    const double R = rc->R, mid = 0.5 * rc->tab.width_mm;
+
+    if (!rc->p.stay_down || i == CR_BALL_CUE || i >= NID || b->state != B_GONE || !b->down || !b->seen_on)
+        return true;
+    if (hypot(x - b->seen_x, y - b->seen_y) <= 3.0 * R)
+        return true;
+    if (fabs(y - mid) <= R && x >= 0.5 * rc->tab.length_mm)
+        return true;
+    /* rows sqrt(3) R apart, the widest (five balls) 8 R from centre to centre */
+    return x >= fs.x - 2.0 * sqrt(3.0) * R - 2.0 * R && fabs(y - mid) <= 5.0 * R;
+}
+
 /* A track first seen without a number (a spare slot) that has since been
  * identified as a ball whose own slot is vacant (pocketed, or never seen:
  * the cue ball back in hand after a scratch) becomes that ball: its slot,
@@ -3748,6 +3850,8 @@ static void merge_named(cr_recon_t *rc, long a)
             frm(rc, rc->n_frames - 1)->t - rc->spare_since[s] < rc->p.merge_hold_s)
             continue;
         vacant = rc->b[id].state == B_GONE || rc->b[id].state == B_ABSENT;
+        if (vacant && rc->b[s].state == B_REST && !may_return(rc, id, rc->b[s].rx, rc->b[s].ry))
+            continue; /* not where that ball can be */
         for (k = a; k < rc->n_frames && vacant; k++)
             if (frm(rc, k)->st[id] == OB_SEEN)
                 vacant = false;
@@ -3801,11 +3905,16 @@ static void analyse(cr_recon_t *rc, long a)
 
         if (f->st[i] == OB_SEEN)
             b->sig_run = b->sig_run > 0 ? 0.8 * b->sig_run + 0.2 * sig(rc, f->s[i]) : sig(rc, f->s[i]);
+        if (f->st[i] == OB_SEEN && b->state != B_GONE && b->state != B_ABSENT) {
+            b->seen_x = f->x[i];
+            b->seen_y = f->y[i];
+            b->seen_on = true;
+        }
 
         switch (b->state) {
         case B_ABSENT:
         case B_GONE:
-            if (f->st[i] == OB_SEEN) {
+            if (f->st[i] == OB_SEEN && may_return(rc, i, f->x[i], f->y[i])) {
                 bool ok = true;
                 seg_t m;
 
@@ -3826,6 +3935,7 @@ static void analyse(cr_recon_t *rc, long a)
                     }
                 }
                 b->state = B_REST;
+                b->down = false;
                 b->rx = f->x[i];
                 b->ry = f->y[i];
                 b->rw = 1;
@@ -3914,6 +4024,7 @@ static void analyse(cr_recon_t *rc, long a)
                 queue_event(rc, &ev);
                 b->state = B_GONE;
                 b->t_gone = b->lost_tc;
+                b->down = true;
             } else if (f->t - b->t_lost > 2.0) {
                 b->state = B_GONE;
             }

@@ -180,6 +180,13 @@ typedef struct {
                              * starts in a shot while another ball is seen within reach
                              * (two radii plus the wider of 20 mm and 3 sigmas): that is
                              * a contact the paths could not time */
+    bool stay_down;         /* a game is judged: a pocketed object ball (or one off the
+                             * table) comes back only where the rules put balls back (the
+                             * long string, the rack behind the foot spot) or where it
+                             * was last seen (it was not pocketed after all); named
+                             * anywhere else, it is not that ball (a hand or the cue's
+                             * butt the tracker named for it). false: practice, balls
+                             * set up anywhere (true) */
 } cr_recon_params_t;
 
 void cr_recon_params_defaults(cr_recon_params_t *p);

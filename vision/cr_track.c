@@ -476,6 +476,31 @@ static bool stood_out(const trk_t *k)
     return k->fg_n > 0 && k->fg_sum >= BARE_CONTRAST * k->fg_n;
 }
 
+static int own_best(const cr_tracker_t *tr, const trk_t *k, double *margin);
+
+/* Is the ball that track k's own looks name best seen elsewhere now,
+ * surely named there (by the assignment and by its own looks), more than
+ * two radii away? Then k, held unseen, is a stale copy of a ball that
+ * moved. */
+static bool named_elsewhere(const cr_tracker_t *tr, const trk_t *k)
+{
+    double m;
+    int id = own_best(tr, k, &m);
+
+    if (id < 0)
+        return false;
+    for (int s = 0; s < TRK_SLOTS; s++) {
+        const trk_t *o = &tr->trk[s];
+
+        if (o == k || o->state != SLOT_LIVE || o->status != CR_BALL_SEEN || o->id != id ||
+            o->margin < tr->p.id_margin || hypot(o->x - k->x, o->y - k->y) <= 2.0 * tr->table.ball_radius_mm)
+            continue;
+        if (own_best(tr, o, &m) == id && m >= tr->p.id_margin)
+            return true;
+    }
+    return false;
+}
+
 static int prepare_detections(cr_tracker_t *tr, const cr_detection_t *dets, int n)
 {
     int m = 0;
@@ -1826,9 +1851,12 @@ int cr_tracker_push(cr_tracker_t *tr, double t_s, uint64_t frame, const cr_detec
             /* held at rest where the background shows bare, though the
              * ball stood out from it: nothing covers the place and no ball
              * is there (away from the pockets, where a ball hanging in the
-             * jaws that drops is recon's to judge) */
+             * jaws that drops is recon's to judge); or where it shows bare
+             * and the number its looks name is seen surely elsewhere: a
+             * stale copy of a ball that moved unseen, anywhere (a ball of
+             * the cloth's colour barely stands out from the background) */
             if (k->status == CR_BALL_HIDDEN && !k->moving_at_loss && k->state == SLOT_LIVE) {
-                if (k->bare_now && stood_out(k) && near_pocket(tr, k->zx, k->zy) < 0) {
+                if (k->bare_now && ((stood_out(k) && near_pocket(tr, k->zx, k->zy) < 0) || named_elsewhere(tr, k))) {
                     if (k->bare_run++ == 0)
                         k->t_bare = t_s;
                     if (k->bare_run >= BARE_FRAMES && t_s - k->t_bare >= BARE_S - 1e-9)

@@ -1325,11 +1325,16 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
     if (f->st[i] == OB_HIDDEN || f->st[i] == OB_NONE)
         return;
     if (f->st[i] == OB_GONE) {
-        /* vanished at rest: dropped from a pocket lip, or lifted */
+        /* vanished at rest: dropped from a pocket lip (at rest past the
+         * line between the jaw points, as a hung ball; one resting on the
+         * bed in front of the mouth has nothing to drop into), or lifted,
+         * or no longer seen (a ball of the cloth's colour) */
+        int pk = near_pocket(rc, b->rx, b->ry, rc->R, NULL);
+
         for (k = a + 1; k <= e; k++)
             if (frm(rc, k)->st[i] == OB_SEEN)
                 return; /* a dropout */
-        if (near_pocket(rc, b->rx, b->ry, rc->R, NULL) >= 0) {
+        if (pk >= 0 && past_mouth(rc, pk, b->rx, b->ry)) {
             cr_event_t ev;
             int rail;
 

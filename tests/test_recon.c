@@ -1486,6 +1486,57 @@ static void test_waver_resumes_at_the_stroke(void)
     rfix_close(&f);
 }
 
+/* Where a ball rolling from (x0, y0) at velocity (vx, vy), slowing at 98
+ * mm/s^2 (rolling resistance), is after tau seconds. */
+static void roll_at(double x0, double y0, double vx, double vy, double tau, double *x, double *y)
+{
+    double v = hypot(vx, vy), ts = v / 98.0, tt = fmin(fmax(tau, 0.0), ts), d = v * tt - 49.0 * tt * tt;
+
+    *x = x0 + (v > 0 ? vx / v : 0) * d;
+    *y = y0 + (v > 0 ? vy / v : 0) * d;
+}
+
+/* 120 fps: the cue ball, struck at 300 mm/s, stuns into the 4, which rolls
+ * on along +x. 2.5 s after, nearly stopped (55 mm/s), either its fit steps
+ * 4 mm ahead and stays there (a seeming speed-up: 4 mm in a frame is 480
+ * mm/s at 120 fps), or a hand pushes it
+ * sideways (700 mm/s). Only the push is a touched ball: the glitched ball
+ * rests where its own roll takes it. */
+static void test_rolling_ball_glitch_or_touch(void)
+{
+    for (int q = 0; q < 2; q++) {
+        rfix_t f;
+        const double fps = 120.0, t0 = 0.5, R = 28.575, th = t0 + (800.0 - 2 * R - 500.0) / 300.0, tk = th + 2.5;
+        int k, dist = 0;
+
+        rfix_open(&f, fps, 131 + (uint64_t)q);
+        for (k = 0; k < (int)(12.0 * fps); k++) {
+            double t = k / fps, cx = t < t0 ? 500.0 : fmin(500.0 + 300.0 * (t - t0), 800.0 - 2 * R), x, y;
+
+            rfix_frame(&f, t, k);
+            rfix_ball(&f, 0, 1, cx, 600.0, 0.3, 0.4);
+            if (t < tk || q == 0) {
+                roll_at(800.0, 600.0, 300.0, 0.0, t - th, &x, &y);
+                if (q == 0 && t >= tk)
+                    x += 4.0;
+            } else {
+                double x1, y1;
+
+                roll_at(800.0, 600.0, 300.0, 0.0, tk - th, &x1, &y1);
+                roll_at(x1, y1, 300.0 - 98.0 * 2.5, 700.0, t - tk, &x, &y);
+            }
+            rfix_ball(&f, 4, 2, x, y, 0.3, 0.4);
+            rfix_ball(&f, 7, 3, 2000.0, 300.0, 0.3, 0.4);
+            dist += rfix_push(&f, false, CR_EV_DISTURBED, 4);
+        }
+        dist += rfix_push(&f, true, CR_EV_DISTURBED, 4);
+        CU_ASSERT_EQUAL(dist, q);
+        if (dist != q)
+            printf("\n  %s: %d disturbed", q ? "pushed" : "glitched", dist);
+        rfix_close(&f);
+    }
+}
+
 /* A ball of the cloth's colour at rest as the cue comes over it before a
  * stroke: its fits waver more and more, up to several millimetres frame
  * after frame, while each claims a millimetre. The scatter seen at that
@@ -2077,6 +2128,7 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "a pocketed ball named elsewhere is not back", test_pocketed_ball_named_elsewhere) ||
         !CU_add_test(s, "a slow ball beside does not send the cue ball off fast", test_slow_ball_is_no_hitter) ||
         !CU_add_test(s, "a ball rolled up to a cushion touched it", test_rolled_up_to_a_cushion) ||
+        !CU_add_test(s, "a rolling ball's fit that glitches is no touch, a push is", test_rolling_ball_glitch_or_touch) ||
         !CU_add_test(s, "a waver beside a ball between shots is no ball still moving",
                      test_waver_beside_a_ball_at_the_stroke) ||
         !CU_add_test(s, "a waver that resumes at the stroke is no ball still moving",

@@ -42,6 +42,12 @@
 #define MIN_OUT 64      /* smallest out capacity accepted */
 #define RW_MAX 160      /* samples in a cushion V fit */
 #define VANISH_WAIT_S 0.05 /* a rolling ball hidden this long near a pocket dropped */
+/* The least slowing a lost ball's course is followed at (and a rolling
+ * ball's reach judged at), mm/s^2: half of
+ * rolling resistance on cloth (mu ~ 0.01: about 0.1 m/s^2), so a fitted
+ * rate near zero does not send it on for ever nor a lower bound cut it
+ * short; the fitted rate where that is greater. */
+#define LOST_DEC_MIN 50.0
 #define HUNG_UNSEEN_S 0.3 /* a ball at rest past a mouth line, unseen this long, dropped */
 #define FROZEN_STRUCK_MM_S 300.0 /* a ball struck through the cue ball frozen to it leaves faster */
 #define RC_MAX 64       /* samples of one ball in a contact refinement */
@@ -69,6 +75,10 @@ typedef struct {
     double rx, ry, rw;      /* rest position and the weight of its mean */
     double t_stop;          /* when it came to rest */
     bool dist_pending;      /* started from rest with no cause: disturbed if it settles away */
+    bool kink_pending;      /* rolling, sped up with no cause at kink_t from (kink_x, kink_y) at
+                             * kink_v along kink_u: disturbed if it rests beyond its reach */
+    double kink_t, kink_x, kink_y, kink_u[2], kink_v;
+    int kink_shot;
     double dist_t, dist_x, dist_y;
     double dist_sig;        /* ... and the typical sigma of its samples before it started */
     int dist_shot;
@@ -530,6 +540,24 @@ static void decide_disturbed(cr_recon_t *rc)
     for (k = 0; k < NB; k++) {
         rball_t *bk = &rc->b[k];
         double need;
+
+        if (bk->kink_pending && bk->state != B_REST && bk->state != B_MOVING)
+            bk->kink_pending = false; /* pocketed, lost: nothing to compare */
+        if (bk->kink_pending && bk->state == B_REST && bk->t_stop > bk->kink_t) {
+            /* a rolling ball that sped up with nothing seen to cause it was
+             * touched when it rests beyond where it could have rolled on
+             * its own: further along its course than its speed carries it
+             * at the slowest rolling deceleration (LOST_DEC_MIN), or off
+             * that course (by disturbed_min_mm and 3 sigmas either way) */
+            double dx = bk->rx - bk->kink_x, dy = bk->ry - bk->kink_y;
+            double along = dx * bk->kink_u[0] + dy * bk->kink_u[1], across = fabs(dx * bk->kink_u[1] - dy * bk->kink_u[0]);
+            double reach = bk->kink_v * bk->kink_v / (2.0 * LOST_DEC_MIN);
+
+            need = fmax(rc->p.disturbed_min_mm, 3.0 * bk->sig_run);
+            if (along > reach + need || across > need)
+                emit_simple(rc, CR_EV_DISTURBED, k, bk->kink_t, bk->kink_x, bk->kink_y, bk->kink_shot);
+            bk->kink_pending = false;
+        }
 
         if (!bk->dist_pending || bk->state != B_REST || !(bk->t_stop > bk->dist_t))
             continue;
@@ -1139,6 +1167,8 @@ static void add_change(cr_recon_t *rc, int kind, int ball, double t, const seg_t
     if (rc->nch >= MAX_CH)
         return;
     c = &rc->ch[rc->nch++];
+    if (rc->b[ball].kink_pending && t > rc->b[ball].kink_t + rc->dt)
+        rc->b[ball].kink_pending = false; /* its course changed again: the reach is not known */
     c->kind = kind;
     c->ball = ball;
     c->t = t;
@@ -1599,11 +1629,6 @@ static double stop_time(cr_recon_t *rc, int i, long a, double *ts)
  * 0.1 m/s^2 of rolling resistance, 150 mm/s stops within 11 cm), not on
  * one crossing the table. */
 #define RESTRIKE_MAX_MM_S 150.0
-/* The least slowing a lost ball's course is followed at, mm/s^2: half of
- * rolling resistance on cloth (mu ~ 0.01: about 0.1 m/s^2), so a fitted
- * rate near zero does not send it on for ever nor a lower bound cut it
- * short; the fitted rate where that is greater. */
-#define LOST_DEC_MIN 50.0
 /* How long a lost ball's course is waited on past the pocket mouth before
  * it is taken to have dropped, s (the tracker may find it again). */
 #define LOST_WAIT_S 0.25
@@ -3627,10 +3652,22 @@ static void resolve_changes(cr_recon_t *rc)
                 double vx, vy;
 
                 seg_vel(&c->before, c->t, &vx, &vy);
-                if (c->ball == CR_BALL_CUE && (!rc->active || hypot(vx, vy) < RESTRIKE_MAX_MM_S))
+                if (c->ball == CR_BALL_CUE && (!rc->active || hypot(vx, vy) < RESTRIKE_MAX_MM_S)) {
                     emit_stroke(rc, c->t, true);
-                else if (c->ball != CR_BALL_CUE && seen_before(rc, c))
-                    emit_simple(rc, CR_EV_DISTURBED, c->ball, c->t, c->x, c->y, rc->active ? rc->shot : -1);
+                } else if (c->ball != CR_BALL_CUE && seen_before(rc, c) && hypot(vx, vy) > 1e-6) {
+                    /* a touch, or a fit that glitched (2 mm in a frame is
+                     * 240 mm/s at 120 fps): decided where it comes to rest */
+                    rball_t *bk = &rc->b[c->ball];
+
+                    bk->kink_pending = true;
+                    bk->kink_t = c->t;
+                    bk->kink_x = c->x;
+                    bk->kink_y = c->y;
+                    bk->kink_v = hypot(vx, vy);
+                    bk->kink_u[0] = vx / bk->kink_v;
+                    bk->kink_u[1] = vy / bk->kink_v;
+                    bk->kink_shot = rc->active ? rc->shot : -1;
+                }
             }
             c->done = true;
             continue;

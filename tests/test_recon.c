@@ -999,6 +999,29 @@ static int rfix_push(rfix_t *f, bool final, cr_event_type_t type, int ball)
     return count(f->out, n, type, ball);
 }
 
+/* Pushes the frame; counts the strokes out and the balls they list as moving. */
+static void rfix_push_strokes(rfix_t *f, int *strokes, int *moving)
+{
+    int n;
+
+    CU_ASSERT_EQUAL_FATAL(cr_recon_push(f->rc, f->fr, f->out, 128, &n), 0);
+    for (int j = 0; j < n; j++)
+        if (f->out[j].type == CR_EV_STROKE)
+            (*strokes)++, *moving += f->out[j].n_moving;
+}
+
+/* Finishes the input and closes: there was one stroke, listing no ball as
+ * still moving. */
+static void rfix_end_one_still_stroke(rfix_t *f, int strokes, int moving)
+{
+    rfix_push(f, true, CR_EV_STROKE, -1);
+    CU_ASSERT_EQUAL(strokes, 1);
+    CU_ASSERT_EQUAL(moving, 0);
+    if (strokes != 1 || moving)
+        printf("\n  %d strokes, %d balls moving", strokes, moving);
+    rfix_close(f);
+}
+
 /* Newton's cradle in a shot: the cue ball runs into the first of three balls
  * frozen in a row and stops; the middle one passes the blow on, unseen for a
  * moment (the cue over it), and neither of the first two moves; the last
@@ -1199,24 +1222,15 @@ static void test_unnamed_moving_at_stroke(void)
     rfix_open(&f, fps, 99);
     for (k = 0; k < (int)(6.0 * fps); k++) {
         double t = k / fps, xc = t > t0 ? 1200.0 + 1500.0 * (t - t0) - 300.0 * (t - t0) * (t - t0) : 1200.0;
-        int n;
 
         rfix_frame(&f, t, k);
         rfix_ball(&f, 0, 1, xc, 635.0, 0.3, 0.5);
         rfix_ball(&f, 4, 2, 2300.0, 300.0, 0.3, 0.5);
         if (t > 1.0 && t < 3.5 && k % 5 < 3) /* found in three frames of five */
             rfix_ball(&f, -1, 9, 550.0 + 120.0 * sin(10.0 * t), 950.0, 1.0, 1.0);
-        CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
-        for (int j = 0; j < n; j++)
-            if (f.out[j].type == CR_EV_STROKE)
-                strokes++, moving += f.out[j].n_moving;
+        rfix_push_strokes(&f, &strokes, &moving);
     }
-    rfix_push(&f, true, CR_EV_STROKE, -1);
-    CU_ASSERT_EQUAL(strokes, 1);
-    CU_ASSERT_EQUAL(moving, 0);
-    if (strokes != 1 || moving)
-        printf("\n  %d strokes, %d balls moving", strokes, moving);
-    rfix_close(&f);
+    rfix_end_one_still_stroke(&f, strokes, moving);
 }
 
 /* The cue lies over a resting object ball behind the cue ball (30 fps): as
@@ -1235,23 +1249,14 @@ static void test_fit_under_the_cue_at_the_stroke(void)
     for (k = 0; k < (int)(5.0 * fps); k++) {
         double t = k / fps, d = t > t0 ? fmin(t - t0, 1.5) - 0.25 * fmin(t - t0, 1.5) * fmin(t - t0, 1.5) : 0.0;
         bool under = t > t0 && t < t0 + 6.0 / fps;
-        int n;
 
         rfix_frame(&f, t, k);
         rfix_ball(&f, 0, 1, 2100.0 - 400.0 * d, 966.0 - 900.0 * d, 0.3, 0.5);
         rfix_ball(&f, 13, 2, under ? 2139.0 : 2146.0, under ? 1041.0 : 1034.0, 0.3, under ? 1.5 : 0.4);
         rfix_ball(&f, 4, 3, 600.0, 300.0, 0.3, 0.4);
-        CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
-        for (int j = 0; j < n; j++)
-            if (f.out[j].type == CR_EV_STROKE)
-                strokes++, moving += f.out[j].n_moving;
+        rfix_push_strokes(&f, &strokes, &moving);
     }
-    rfix_push(&f, true, CR_EV_STROKE, -1);
-    CU_ASSERT_EQUAL(strokes, 1);
-    CU_ASSERT_EQUAL(moving, 0);
-    if (strokes != 1 || moving)
-        printf("\n  %d strokes, %d balls moving", strokes, moving);
-    rfix_close(&f);
+    rfix_end_one_still_stroke(&f, strokes, moving);
 }
 
 /* A ball that crept into a corner pocket's jaws and stopped past the line
@@ -1384,14 +1389,14 @@ static void test_slow_ball_is_no_hitter(void)
 
 /* Between shots a ball resting beside another wavers off it (its fit
  * creeps 60 mm/s as the cue comes over it, 60 fps; 6 mm, a pause, and on
- * again the same way) until the cue ball,
- * elsewhere, is struck. Nothing is struck between shots: the neighbour did
- * not set it rolling, and it is no ball still moving from the last shot. */
+ * again the same way) until the cue ball, elsewhere, is struck. Nothing is
+ * struck between shots: the neighbour did not set it rolling, and it is no
+ * ball still moving from the last shot. */
 static void test_waver_beside_a_ball_at_the_stroke(void)
 {
     rfix_t f;
     const double fps = 60.0, t0 = 4.0;
-    int k, n, strokes = 0, moving = 0;
+    int k, strokes = 0, moving = 0;
 
     rfix_open(&f, fps, 109);
     for (k = 0; k < (int)(6.0 * fps); k++) {
@@ -1402,17 +1407,9 @@ static void test_waver_beside_a_ball_at_the_stroke(void)
         rfix_ball(&f, 0, 1, 500.0 + d, 600.0, 0.3, 0.4);
         rfix_ball(&f, 3, 2, 1600.0, 900.0, 0.3, 0.4);
         rfix_ball(&f, 13, 3, 1658.0 + w, 900.0, 0.3, 0.6);
-        CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
-        for (int j = 0; j < n; j++)
-            if (f.out[j].type == CR_EV_STROKE)
-                strokes++, moving += f.out[j].n_moving;
+        rfix_push_strokes(&f, &strokes, &moving);
     }
-    rfix_push(&f, true, CR_EV_STROKE, -1);
-    CU_ASSERT_EQUAL(strokes, 1);
-    CU_ASSERT_EQUAL(moving, 0);
-    if (strokes != 1 || moving)
-        printf("\n  %d strokes, %d balls moving", strokes, moving);
-    rfix_close(&f);
+    rfix_end_one_still_stroke(&f, strokes, moving);
 }
 
 /* A ball rolls slowly up to a cushion and stops against it (60 fps): it
@@ -1463,7 +1460,7 @@ static void test_waver_resumes_at_the_stroke(void)
 {
     rfix_t f;
     const double fps = 60.0, t0 = 4.0;
-    int k, n, strokes = 0, moving = 0;
+    int k, strokes = 0, moving = 0;
 
     rfix_open(&f, fps, 127);
     for (k = 0; k < (int)(6.0 * fps); k++) {
@@ -1473,17 +1470,9 @@ static void test_waver_resumes_at_the_stroke(void)
         rfix_frame(&f, t, k);
         rfix_ball(&f, 0, 1, 500.0 + d, 600.0, 0.3, 0.4);
         rfix_ball(&f, 13, 3, 1658.0 + w1, 900.0 + w2, 0.3, 0.6);
-        CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
-        for (int j = 0; j < n; j++)
-            if (f.out[j].type == CR_EV_STROKE)
-                strokes++, moving += f.out[j].n_moving;
+        rfix_push_strokes(&f, &strokes, &moving);
     }
-    rfix_push(&f, true, CR_EV_STROKE, -1);
-    CU_ASSERT_EQUAL(strokes, 1);
-    CU_ASSERT_EQUAL(moving, 0);
-    if (strokes != 1 || moving)
-        printf("\n  %d strokes, %d balls moving", strokes, moving);
-    rfix_close(&f);
+    rfix_end_one_still_stroke(&f, strokes, moving);
 }
 
 /* Where a ball rolling from (x0, y0) at velocity (vx, vy), slowing at 98

@@ -73,6 +73,8 @@ typedef struct {
     double fg_sum;         /* sum of its detections' foreground shares, and their count */
     int fg_n;
     bool bare_now;         /* this frame: its place showed the background (cr_tracker_bare) */
+    bool out_through;      /* GONE moving out through a pocket's mouth (or over the hole, or
+                            * knocked in from the jaws): surely pocketed, if surely named */
     int bare_run;          /* consecutive such frames while held at rest */
     double t_bare;         /* the first of them */
 } trk_t;
@@ -970,6 +972,32 @@ static bool into_pocket(const cr_tracker_t *tr, double x, double y, double vx, d
     return false;
 }
 
+/* Is a ball at (x, y) with velocity (vx, vy), within a pocket's reach, over
+ * the hole or moving out through the mouth (its velocity has a part along
+ * the pocket's outward direction)? A ball just off the cushion beside a side
+ * pocket, rolling back onto the bed, heads near the pocket but cannot drop:
+ * lost there it may still be GONE for the moment, not surely pocketed. */
+static bool outward(const cr_tracker_t *tr, double x, double y, double vx, double vy)
+{
+    double R = tr->table.ball_radius_mm, L = tr->table.length_mm, W = tr->table.width_mm;
+
+    for (int pk = 0; pk < CR_POCKET_COUNT; pk++) {
+        cr_point_t P = cr_table_pocket_point(&tr->table, (cr_pocket_t)pk);
+        bool side = pk == CR_POCKET_SIDE_LEFT || pk == CR_POCKET_SIDE_RIGHT;
+        double mouth = side ? tr->table.side_mouth_mm : tr->table.corner_mouth_mm, nx, ny;
+
+        if (hypot(P.x - x, P.y - y) > mouth + R)
+            continue;
+        if (hypot(P.x - x, P.y - y) < 0.8 * R || x < 0 || y < 0 || x > L || y > W)
+            return true;
+        nx = side ? 0.0 : (P.x > 0 ? 1.0 : -1.0);
+        ny = P.y > 0 ? 1.0 : -1.0;
+        if (vx * nx + vy * ny > 0.0)
+            return true;
+    }
+    return false;
+}
+
 /* The frame entries of a track: rewrites GONE entries to HIDDEN (the ball was
  * only in a jaw shadow). */
 static void ungone(cr_tracker_t *tr, int s)
@@ -1571,7 +1599,8 @@ static void assign_ids(cr_tracker_t *tr)
             /* everything of it is published: its id is final; a ball surely
              * known that went into a pocket stays out of play (not the cue
              * ball: it comes back in hand after a scratch, a new track) */
-            if (!k->retired && k->status == CR_BALL_GONE && k->id > 0 && k->margin >= tr->p.id_margin) {
+            if (!k->retired && k->status == CR_BALL_GONE && k->out_through && k->id > 0 &&
+                k->margin >= tr->p.id_margin) {
                 tr->gone_ids |= 1u << k->id;
                 tr->gone_number[k->id] = k->number;
             }
@@ -1819,6 +1848,7 @@ int cr_tracker_push(cr_tracker_t *tr, double t_s, uint64_t frame, const cr_detec
                 if (into_pocket(tr, k->x, k->y, k->vx, k->vy) || (by_ball[i] && near_pocket(tr, k->x, k->y) >= 0)) {
                     /* ran into a pocket, or was knocked in from the jaws */
                     k->status = CR_BALL_GONE;
+                    k->out_through = !into_pocket(tr, k->x, k->y, k->vx, k->vy) || outward(tr, k->x, k->y, k->vx, k->vy);
                     k->vx = k->vy = 0;
                 } else {
                     k->status = CR_BALL_HIDDEN;
@@ -1831,6 +1861,7 @@ int cr_tracker_push(cr_tracker_t *tr, double t_s, uint64_t frame, const cr_detec
                 /* it may roll into a pocket while hidden */
                 if (into_pocket(tr, px, py, k->vx, k->vy) && hypot(k->vx, k->vy) > 50.0) {
                     k->status = CR_BALL_GONE;
+                    k->out_through = outward(tr, px, py, k->vx, k->vy);
                     k->x = px;
                     k->y = py;
                     k->t_state = t_s;

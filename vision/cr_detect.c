@@ -1826,6 +1826,20 @@ static bool cr_det_smear_part(const cr_detector_t *d, int a)
     return !d->reuse[a] && d->dets[a].score < 0.8f;
 }
 
+/* Is the full-resolution point (u, v) within nreach[a] of detection
+ * nearby[a], for one of the n given? */
+static bool cr_det_in_reach(const cr_detector_t *d, const int *nearby, const double *nreach, int n, double u,
+                            double v)
+{
+    for (int a = 0; a < n; a++) {
+        const double du = u - d->dets[nearby[a]].u, dv = v - d->dets[nearby[a]].v;
+
+        if (du * du + dv * dv < nreach[a] * nreach[a])
+            return true;
+    }
+    return false;
+}
+
 /* A component of a w x h label grid, with its size, moment sums and box. */
 typedef struct {
     int n, x0, y0, x1, y1;
@@ -1912,18 +1926,13 @@ static int cr_det_find_smears(cr_detector_t *d, const cr_yuv_image_t *img, int n
             const double need = 0.5 * 1.3 * CR_DET_PI * 0.25 * d->r_min_px * d->r_min_px / (d->gs * d->gs);
 
             for (c = 0; c < cw * ch; c++) {
-                int gi = c0 + c % cw, gj = r0 + c / cw, in = 0;
-                double u = 2.0 * gi * d->gs + 0.5, v = 2.0 * gj * d->gs + 0.5;
+                int gi = c0 + c % cw, gj = r0 + c / cw;
 
                 d->sm_lab[c] = 0;
                 if (gi >= d->gw || gj >= d->gh || !d->fg[(size_t)gj * d->gw + gi])
                     continue;
-                for (a = 0; a < nnear && !in; a++) {
-                    const double du = u - d->dets[nearby[a]].u, dv = v - d->dets[nearby[a]].v;
-
-                    in = du * du + dv * dv < nreach[a] * nreach[a];
-                }
-                d->sm_lab[c] = !in;
+                d->sm_lab[c] =
+                    !cr_det_in_reach(d, nearby, nreach, nnear, 2.0 * gi * d->gs + 0.5, 2.0 * gj * d->gs + 0.5);
             }
             for (c = 0; c < cw * ch; c++) {
                 cr_det_comp_t cc;
@@ -1960,19 +1969,12 @@ static int cr_det_find_smears(cr_detector_t *d, const cr_yuv_image_t *img, int n
         /* pixels unlike the cloth and outside every detection: label -1 */
         for (j = 0; j < rh; j++)
             for (i = 0; i < rw; i++) {
-                int hx = ro->x0 + i, hy = ro->y0 + j, in = 0;
+                int hx = ro->x0 + i, hy = ro->y0 + j;
                 double u = 2.0 * hx + 0.5, v = 2.0 * hy + 0.5;
                 float o[3];
 
                 d->sm_lab[j * rw + i] = 0;
-                if (2 * hx + 1 >= d->w || 2 * hy + 1 >= d->h)
-                    continue;
-                for (a = 0; a < nnear && !in; a++) {
-                    const cr_detection_t *e = &d->dets[nearby[a]];
-
-                    in = (u - e->u) * (u - e->u) + (v - e->v) * (v - e->v) < nreach[a] * nreach[a];
-                }
-                if (in)
+                if (2 * hx + 1 >= d->w || 2 * hy + 1 >= d->h || cr_det_in_reach(d, nearby, nreach, nnear, u, v))
                     continue;
                 cr_det_half_px(d, img, hx, hy, o);
                 {
@@ -2011,19 +2013,19 @@ static int cr_det_find_smears(cr_detector_t *d, const cr_yuv_image_t *img, int n
             memset(ink, 0, (size_t)nb * sizeof(float));
             for (qj = by0; qj <= by1; qj++)
                 for (qi = bx0; qi <= bx1; qi++) {
-                double pi = qi - cx, pj = qj - cy;
-                int bl, bw;
+                    double pi = qi - cx, pj = qj - cy;
+                    int bl, bw;
 
-                q = qj * rw + qi;
-                if (d->sm_lab[q] != nlab)
-                    continue;
-                bl = (int)floor(pi * ax + pj * ay + cap + 0.5);
-                bw = (int)floor(-pi * ay + pj * ax + cap + 0.5);
-                if (bl >= 0 && bl < nb)
-                    hl[bl]++, ink[bl] += d->sm_ink[q];
-                if (bw >= 0 && bw < nb)
-                    hw[bw]++;
-            }
+                    q = qj * rw + qi;
+                    if (d->sm_lab[q] != nlab)
+                        continue;
+                    bl = (int)floor(pi * ax + pj * ay + cap + 0.5);
+                    bw = (int)floor(-pi * ay + pj * ax + cap + 0.5);
+                    if (bl >= 0 && bl < nb)
+                        hl[bl]++, ink[bl] += d->sm_ink[q];
+                    if (bw >= 0 && bw < nb)
+                        hw[bw]++;
+                }
             lo = cr_det_hist_q(hl, nb, n, 0.02), hi = cr_det_hist_q(hl, nb, n, 0.98);
             wlo = cr_det_hist_q(hw, nb, n, 0.02), whi = cr_det_hist_q(hw, nb, n, 0.98);
             /* the 2-98 % span of a disc's projection is 0.94 of its diameter */
@@ -2070,13 +2072,13 @@ static int cr_det_find_smears(cr_detector_t *d, const cr_yuv_image_t *img, int n
                 }
                 for (qj = by0; qj <= by1; qj++)
                     for (qi = bx0; qi <= bx1; qi++) {
-                    float o[3];
+                        float o[3];
 
-                    if (d->sm_lab[qj * rw + qi] != nlab)
-                        continue;
-                    cr_det_half_px(d, img, ro->x0 + qi, ro->y0 + qj, o);
-                    unlike += !cr_det_is_cloth(d, o, ref);
-                }
+                        if (d->sm_lab[qj * rw + qi] != nlab)
+                            continue;
+                        cr_det_half_px(d, img, ro->x0 + qi, ro->y0 + qj, o);
+                        unlike += !cr_det_is_cloth(d, o, ref);
+                    }
                 if (unlike < 0.7 * n)
                     continue;
             }

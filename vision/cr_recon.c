@@ -452,6 +452,9 @@ static int queue_event(cr_recon_t *rc, const cr_event_t *ev)
     if (rc->nbatch >= QCAP)
         return CR_ERR_FULL;
     rc->batch[rc->nbatch++] = *ev;
+    /* a ball reported pocketed or off the table is down (may_return()) */
+    if ((ev->type == CR_EV_POCKET || ev->type == CR_EV_OFF_TABLE) && ev->ball >= 0 && ev->ball < NB)
+        rc->b[ev->ball].down = true;
     return CR_OK;
 }
 
@@ -1348,7 +1351,6 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
             queue_event(rc, &ev);
             b->state = B_GONE;
             b->t_gone = ev.t;
-            b->down = true;
             return;
         }
     }
@@ -1374,7 +1376,6 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
             ev.ball = i;
             ev.pocket = (cr_pocket_t)near_pocket(rc, b->rx, b->ry, rc->R, &rail);
             queue_event(rc, &ev);
-            b->down = true;
         }
         b->state = B_GONE;
         return;
@@ -1814,7 +1815,6 @@ static void vanish(cr_recon_t *rc, int i, long a)
         queue_event(rc, &ev);
         b->state = B_GONE;
         b->t_gone = tc;
-        b->down = true;
         return;
     }
     /* over a cushion: off the table */
@@ -1832,7 +1832,6 @@ static void vanish(cr_recon_t *rc, int i, long a)
         emit_simple(rc, CR_EV_OFF_TABLE, i, t_hit, NAN, NAN, rc->active ? rc->shot : ev_shot_for_contact(rc));
         b->state = B_GONE;
         b->t_gone = t_hit;
-        b->down = true;
         return;
     }
     b->state = B_LOST;
@@ -4066,7 +4065,6 @@ static void analyse(cr_recon_t *rc, long a)
                 queue_event(rc, &ev);
                 b->state = B_GONE;
                 b->t_gone = b->lost_tc;
-                b->down = true;
             } else if (f->t - b->t_lost > 2.0) {
                 b->state = B_GONE;
             }

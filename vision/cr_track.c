@@ -943,57 +943,41 @@ static void track_update(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, do
 /* Is a ball that just vanished at (x, y) with velocity (vx, vy) running into
  * a pocket? It is within a mouth width plus R of the pocket point and either
  * over the hole (centre past the cushion nose lines) or heading at the pocket
- * point or out through the mouth (within 60 degrees). */
-static bool into_pocket(const cr_tracker_t *tr, double x, double y, double vx, double vy)
+ * point or out through the mouth (within 60 degrees). When it is, *through
+ * (if given) tells whether it was over the hole or moving out through the
+ * mouth (its velocity has a part along the pocket's outward direction): a
+ * ball just off the cushion beside a side pocket, rolling back onto the
+ * bed, heads near the pocket but cannot drop; lost there it may be GONE for
+ * the moment, not surely pocketed. */
+static bool into_pocket(const cr_tracker_t *tr, double x, double y, double vx, double vy, bool *through)
 {
     double R = tr->table.ball_radius_mm, sp = hypot(vx, vy), L = tr->table.length_mm, W = tr->table.width_mm;
 
     for (int pk = 0; pk < CR_POCKET_COUNT; pk++) {
         cr_point_t P = cr_table_pocket_point(&tr->table, (cr_pocket_t)pk);
-        bool side = pk == CR_POCKET_SIDE_LEFT || pk == CR_POCKET_SIDE_RIGHT;
+        bool side = pk == CR_POCKET_SIDE_LEFT || pk == CR_POCKET_SIDE_RIGHT, in = false;
         double mouth = side ? tr->table.side_mouth_mm : tr->table.corner_mouth_mm;
-        double dx = P.x - x, dy = P.y - y, dist = hypot(dx, dy), nx, ny, nl;
+        double dx = P.x - x, dy = P.y - y, dist = hypot(dx, dy), nx, ny, out;
 
         if (dist > mouth + R)
             continue;
-        if (dist < 0.8 * R || x < 0 || y < 0 || x > L || y > W)
-            return true; /* already over the hole */
+        /* the pocket's outward direction, and the velocity's part along it */
+        nx = side ? 0.0 : (P.x > 0 ? 1.0 : -1.0);
+        ny = P.y > 0 ? 1.0 : -1.0;
+        out = vx * nx + vy * ny;
+        if (dist < 0.8 * R || x < 0 || y < 0 || x > L || y > W) {
+            if (through)
+                *through = true; /* already over the hole */
+            return true;
+        }
         if (sp < 50.0)
             continue;
-        if ((vx * dx + vy * dy) > 0.5 * sp * dist)
+        in = (vx * dx + vy * dy) > 0.5 * sp * dist || out > 0.5 * sp * hypot(nx, ny);
+        if (in) {
+            if (through)
+                *through = out > 0.0;
             return true;
-        /* out through the mouth: the pocket's outward direction */
-        nx = side ? 0.0 : (P.x > 0 ? 1.0 : -1.0);
-        ny = P.y > 0 ? 1.0 : -1.0;
-        nl = hypot(nx, ny);
-        if ((vx * nx + vy * ny) > 0.5 * sp * nl)
-            return true;
-    }
-    return false;
-}
-
-/* Is a ball at (x, y) with velocity (vx, vy), within a pocket's reach, over
- * the hole or moving out through the mouth (its velocity has a part along
- * the pocket's outward direction)? A ball just off the cushion beside a side
- * pocket, rolling back onto the bed, heads near the pocket but cannot drop:
- * lost there it may still be GONE for the moment, not surely pocketed. */
-static bool outward(const cr_tracker_t *tr, double x, double y, double vx, double vy)
-{
-    double R = tr->table.ball_radius_mm, L = tr->table.length_mm, W = tr->table.width_mm;
-
-    for (int pk = 0; pk < CR_POCKET_COUNT; pk++) {
-        cr_point_t P = cr_table_pocket_point(&tr->table, (cr_pocket_t)pk);
-        bool side = pk == CR_POCKET_SIDE_LEFT || pk == CR_POCKET_SIDE_RIGHT;
-        double mouth = side ? tr->table.side_mouth_mm : tr->table.corner_mouth_mm, nx, ny;
-
-        if (hypot(P.x - x, P.y - y) > mouth + R)
-            continue;
-        if (hypot(P.x - x, P.y - y) < 0.8 * R || x < 0 || y < 0 || x > L || y > W)
-            return true;
-        nx = side ? 0.0 : (P.x > 0 ? 1.0 : -1.0);
-        ny = P.y > 0 ? 1.0 : -1.0;
-        if (vx * nx + vy * ny > 0.0)
-            return true;
+        }
     }
     return false;
 }
@@ -1843,12 +1827,14 @@ int cr_tracker_push(cr_tracker_t *tr, double t_s, uint64_t frame, const cr_detec
             }
             if (k->status == CR_BALL_SEEN) {
                 double sp = hypot(k->vx, k->vy);
+                bool through = true; /* knocked in from the jaws, unless it ran in */
 
                 k->moving_at_loss = sp > 100.0;
-                if (into_pocket(tr, k->x, k->y, k->vx, k->vy) || (by_ball[i] && near_pocket(tr, k->x, k->y) >= 0)) {
+                if (into_pocket(tr, k->x, k->y, k->vx, k->vy, &through) ||
+                    (by_ball[i] && near_pocket(tr, k->x, k->y) >= 0)) {
                     /* ran into a pocket, or was knocked in from the jaws */
                     k->status = CR_BALL_GONE;
-                    k->out_through = !into_pocket(tr, k->x, k->y, k->vx, k->vy) || outward(tr, k->x, k->y, k->vx, k->vy);
+                    k->out_through = through;
                     k->vx = k->vy = 0;
                 } else {
                     k->status = CR_BALL_HIDDEN;
@@ -1856,12 +1842,13 @@ int cr_tracker_push(cr_tracker_t *tr, double t_s, uint64_t frame, const cr_detec
             }
             if (k->status == CR_BALL_HIDDEN && k->moving_at_loss) {
                 double px, py;
+                bool through = false;
 
                 predict(tr, k, t_s, &px, &py);
                 /* it may roll into a pocket while hidden */
-                if (into_pocket(tr, px, py, k->vx, k->vy) && hypot(k->vx, k->vy) > 50.0) {
+                if (into_pocket(tr, px, py, k->vx, k->vy, &through) && hypot(k->vx, k->vy) > 50.0) {
                     k->status = CR_BALL_GONE;
-                    k->out_through = outward(tr, px, py, k->vx, k->vy);
+                    k->out_through = through;
                     k->x = px;
                     k->y = py;
                     k->t_state = t_s;

@@ -24,7 +24,7 @@
  * is wall time).
  *
  * Per ball id (lines "id N"): resting recall, resting error median/p95/max,
- * mean reported sigma_mm, and flips: of the pairs of consecutive scored
+ * mean reported sigma_mm, the moving balls' recall, and flips: of the pairs of consecutive scored
  * frames in which the ball rests (the truth moved less than 0.05 mm) and is
  * matched in both, those whose detected centre jumped by more than 3 mm.
  * The cloth colour is measured in the first frame (median over the bed)
@@ -76,9 +76,9 @@ static int bench_close(const char *cloth, int id)
     return 0;
 }
 
-/* Per-id resting figures. */
+/* Per-id figures: resting, and the moving recall. */
 typedef struct {
-    long n_rest, n_hit, pairs, flips;
+    long n_rest, n_hit, pairs, flips, n_move, n_move_hit;
     int n_err;
     double *err, sum_sigma, max_jump;
     double last_x, last_y, last_tx, last_ty; /* last scored frame's detection and truth */
@@ -431,6 +431,8 @@ int main(int argc, char **argv)
                     per_id[id].last_f = -1;
             } else {
                 per_id[id].last_f = -1;
+                per_id[id].n_move += cls == 1;
+                per_id[id].n_move_hit += cls == 1 && bi >= 0;
             }
             if (cls == 0)
                 n_rest++;
@@ -624,11 +626,11 @@ int main(int argc, char **argv)
                 for (i = 0; i < pi->n_err; i++)
                     pool[g][pe[g]++] = pi->err[i];
             printf("id %2d %-5s colour dist %3.0f: resting %6ld recall %7.3f%%  err median %.3f p95 %.3f max %.3f  "
-                   "sigma %.2f  flips %ld/%ld (max jump %.2f)\n",
+                   "sigma %.2f  flips %ld/%ld (max jump %.2f)  moving %ld recall %.1f%%\n",
                    id, close ? "close" : "", dist, pi->n_rest, 100.0 * pi->n_hit / pi->n_rest,
                    bench_pct(pi->err, pi->n_err, 0.5), bench_pct(pi->err, pi->n_err, 0.95),
                    bench_pct(pi->err, pi->n_err, 1.0), pi->n_hit ? pi->sum_sigma / pi->n_hit : NAN, pi->flips,
-                   pi->pairs, pi->max_jump);
+                   pi->pairs, pi->max_jump, pi->n_move, pi->n_move ? 100.0 * pi->n_move_hit / pi->n_move : NAN);
         }
         for (g = 1; g >= 0 && pool[1]; g--)
             printf("%s: resting %ld recall %.3f%%  err median %.3f p95 %.3f max %.3f  flips %ld/%ld\n",

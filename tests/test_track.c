@@ -1422,6 +1422,55 @@ static void run_break(const char *game, double fps, uint64_t seed)
     free(b);
 }
 
+/* ------------------------------------------ a slow start is not smoothed away */
+
+/* The 5 rests at (1200, 600) for two seconds (detections scattered by
+ * 0.2 mm) and then rolls off at 75 mm/s, 2.5 mm a frame at 30 fps: five
+ * sigmas in its first frame. A constant-position window of a second that
+ * ends on that frame still passes its chi-square (30 samples), but not at
+ * its end: the output follows the ball. */
+typedef struct {
+    double worst; /* largest output error in the first moving frames */
+    int seen;
+} slowstart_t;
+
+static double slowstart_y(int k)
+{
+    return 600.0 + (k > 60 ? 2.5 * (k - 60) : 0.0);
+}
+
+static void slowstart_gen(void *u, int k, cr_detection_t *d, int *n)
+{
+    (void)u;
+    d[0] = det_of(0, 400, 300, -1);
+    d[1] = det_of(5, 1200 + 0.2 * sin(1.7 * k), slowstart_y(k) + 0.2 * cos(2.3 * k), -1);
+    *n = 2;
+}
+
+static void slowstart_check(void *u, const cr_ball_frame_t *f)
+{
+    slowstart_t *s = u;
+    const int k = (int)f->frame;
+    const cr_ball_obs_t *o;
+
+    if (k < 61 || k > 64)
+        return;
+    o = nearest(f, 1200, slowstart_y(k), 20);
+    if (!o)
+        return;
+    s->seen++;
+    s->worst = fmax(s->worst, hypot(o->x - 1200, o->y - slowstart_y(k)));
+}
+
+static void test_slow_start_not_smoothed_away(void)
+{
+    slowstart_t s = {0, 0};
+
+    CU_ASSERT(run_tracker(NULL, 30, 100, slowstart_gen, slowstart_check, &s) > 0);
+    CU_ASSERT_EQUAL(s.seen, 4);
+    CU_ASSERT(s.worst < 1.0);
+}
+
 static void test_break_60(void)
 {
     if (getenv("TT_DEBUG"))
@@ -1464,6 +1513,7 @@ int cr_test_register_track(void)
         !CU_add_test(s, "a pocketed ball's twin keeps its number", test_exclusion_by_pocketing) ||
         !CU_add_test(s, "a stripe seen from its pole is not the cue ball", test_pole_is_not_the_cue) ||
         !CU_add_test(s, "ball in hand keeps identity", test_ball_in_hand) ||
+        !CU_add_test(s, "a slow start is not smoothed away", test_slow_start_not_smoothed_away) ||
         !CU_add_test(s, "break at 60 fps: no swaps", test_break_60) ||
         !CU_add_test(s, "break at 30 fps: no swaps", test_break_30))
         return -1;

@@ -2013,8 +2013,11 @@ void cr_tracker_flush(cr_tracker_t *tr)
 /* ------------------------------------------------------------------- pop */
 
 /* Fits obs[0..n-1] (times relative to t0) with a polynomial of degree deg
- * (0..2), weighted by 1/s^2. Returns chi-square, value and derivative at 0. */
-static double polyfit(const obs_t *o, int n, double t0, int deg, double *x, double *y, double *vx, double *vy)
+ * (0..2), weighted by 1/s^2. Returns chi-square, value and derivative at 0;
+ * raises *edge to the largest squared normalised residual of the first, the
+ * last and the t0 detection. */
+static double polyfit(const obs_t *o, int n, double t0, int deg, double *x, double *y, double *vx, double *vy,
+                      double *edge)
 {
     double A[3][3] = {{0}}, bx[3] = {0}, by[3] = {0}, cx[3] = {0}, cy[3] = {0}, chi = 0;
     int d = deg + 1;
@@ -2074,8 +2077,11 @@ static double polyfit(const obs_t *o, int n, double t0, int deg, double *x, doub
     for (int i = 0; i < n; i++) {
         double t = o[i].t - t0;
         double fx = cx[0] + cx[1] * t + cx[2] * t * t, fy = cy[0] + cy[1] * t + cy[2] * t * t;
+        double r2 = (sq(o[i].x - fx) + sq(o[i].y - fy)) / sq(o[i].s);
 
-        chi += (sq(o[i].x - fx) + sq(o[i].y - fy)) / sq(o[i].s);
+        chi += r2;
+        if ((i == 0 || i == n - 1 || o[i].t == t0) && r2 > *edge)
+            *edge = r2;
     }
     *x = cx[0];
     *y = cy[0];
@@ -2089,6 +2095,10 @@ static double chi_ok(int dof)
 {
     return dof + 3.0 * sqrt(2.0 * dof) + 2.0;
 }
+
+/* the largest residual a smoothing window may leave at its ends and at the
+ * detection it smooths, in sigmas */
+#define SMOOTH_EDGE_SIGMAS 3.5
 
 /* Smoothed position and velocity of a track at time t0 from its detections
  * o[0..n-1] (in time order); ic is the index of the detection at t0. */
@@ -2114,7 +2124,7 @@ static void smooth(const cr_tracker_t *tr, const obs_t *o, int n, int ic, double
         /* windows of w consecutive detections containing ic, a few offsets */
         for (int q = 0; q < 5; q++) {
             int lo = ic - (w - 1) + (q * (w - 1)) / 4, hi, dof;
-            double cx = 0, cy = 0, cvx = 0, cvy = 0, chi;
+            double cx = 0, cy = 0, cvx = 0, cvy = 0, chi, edge = 0;
 
             if (lo < 0 || lo + w > n)
                 continue;
@@ -2122,9 +2132,13 @@ static void smooth(const cr_tracker_t *tr, const obs_t *o, int n, int ic, double
             /* the window must be about as long in time as in detections (few gaps) */
             if (o[hi - 1].t - o[lo].t > 1.5 * (w - 1) * fps_dt + 1e-6)
                 continue;
-            chi = polyfit(o + lo, w, t0, deg, &cx, &cy, &cvx, &cvy);
+            chi = polyfit(o + lo, w, t0, deg, &cx, &cy, &cvx, &cvy, &edge);
             dof = 2 * (w - deg - 1);
-            if (chi > chi_ok(dof))
+            /* and the detection smoothed, and the window's ends (where a
+             * change of motion inside it shows), each within 3.5 sigma:
+             * one ball setting off at the end of a long rest window adds
+             * little to its chi-square */
+            if (chi > chi_ok(dof) || edge > SMOOTH_EDGE_SIGMAS * SMOOTH_EDGE_SIGMAS)
                 continue;
             if (chi / dof < best) {
                 best = chi / dof;

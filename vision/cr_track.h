@@ -120,7 +120,10 @@
  *    (rest_window_s constant-position windows for balls at rest, short
  *    quadratic windows while moving, one-sided ones next to a contact) and
  *    keeps the longest window whose chi-square fits the detections' own
- *    sigma; so resting balls are averaged and a collision is never smeared.
+ *    sigma and that leaves no residual over 3.5 sigma at its ends or at
+ *    the frame itself (a ball setting off slowly at the end of a long rest
+ *    window barely raises its chi-square); so resting balls are averaged
+ *    and neither a collision nor a slow start is smeared.
  *    HIDDEN balls report the held (or predicted) position, GONE balls the
  *    last seen one with zero velocity.
  *

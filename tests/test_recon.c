@@ -1755,6 +1755,92 @@ static void test_lost_into_pocket(void)
     }
 }
 
+/* A ball of the cloth's colour struck and never seen to move: the 3 rests
+ * at (900, 700); the cue ball, rolling at 1500 mm/s, cuts it half-ball
+ * toward the right side pocket and goes off along the tangent, slowing to
+ * rest. The tracker holds the 3 where it rested for 0.1 s, then lets it go
+ * (GONE). kind 0: never seen again: it went along the line of centres into
+ * the side pocket (reported, with a confidence under 1, when the cue ball
+ * rests); 1: found again at rest at (1150, 1100) a second later: no
+ * pocket; 2: the same blow aimed at the right cushion between the pockets
+ * (3 at (1700, 700)): that cushion, and no pocket; 3: an unnamed track
+ * starts where the 3 rested and rolls off along the line of centres (the
+ * tracker took the struck 3 for a new ball): no pocket for the held copy. */
+static void test_struck_never_seen_moving(void)
+{
+    for (int kind = 0; kind < 4; kind++) {
+        const double fps = 60.0, v = 1500.0, R = 28.575, t0 = 1.0, c30 = 0.8660254, s30 = 0.5;
+        const double bx = kind == 2 ? 1700.0 : 900.0, by = 700.0;
+        /* u: the line of centres, to the side pocket (1270, 1270) or straight at the cushion */
+        const double ul = hypot(370.0, 570.0), ux = kind == 2 ? 0.0 : 370.0 / ul, uy = kind == 2 ? 1.0 : 570.0 / ul;
+        /* the cue ball comes in 30 degrees off u and leaves along the tangent at v / 2 */
+        const double wx = c30 * ux + s30 * uy, wy = -s30 * ux + c30 * uy;
+        const double cx = bx - 2.0 * R * ux, cy = by - 2.0 * R * uy, t_hit = t0 + 600.0 / v;
+        const double tx = wx - c30 * ux, ty = wy - c30 * uy, tl = hypot(tx, ty), a = 1500.0, v1 = s30 * v;
+        int pockets = 0, pocket = -1, cushions = 0, rail = -1, n;
+        double conf = NAN, cconf = NAN;
+        rfix_t f;
+
+        rfix_open(&f, fps, 131 + (uint64_t)kind);
+        for (int k = 0; k < (int)(4.0 * fps); k++) {
+            const double t = k / fps;
+            double x, y;
+
+            rfix_frame(&f, t, k);
+            if (t < t0) {
+                x = cx - 600.0 * wx, y = cy - 600.0 * wy;
+            } else if (t < t_hit) {
+                x = cx - 600.0 * wx + v * (t - t0) * wx, y = cy - 600.0 * wy + v * (t - t0) * wy;
+            } else {
+                const double u = fmin(t - t_hit, v1 / a), d = v1 * u - 0.5 * a * u * u;
+
+                x = cx + d * tx / tl, y = cy + d * ty / tl;
+            }
+            rfix_ball(&f, 0, 0, x, y, 0.3, 0.4);
+            rfix_ball(&f, 9, 2, 300.0, 1000.0, 0.3, 0.4);
+            if (kind == 3 && t > t_hit && t < t_hit + 0.5)
+                rfix_ball(&f, -1, 4, bx + 900.0 * (t - t_hit) * ux, by + 900.0 * (t - t_hit) * uy, 0.5, 0.8);
+            if (t < t_hit) {
+                rfix_ball(&f, 3, 1, bx, by, 1.0, 1.5);
+            } else if (kind == 1 && t > t_hit + 1.0) {
+                rfix_ball(&f, 3, 1, 1150.0, 1100.0, 1.0, 1.5);
+            } else {
+                cr_ball_obs_t *o = rfix_ball(&f, 3, 1, bx, by, 0.0, 1.5);
+
+                o->status = t < t_hit + 0.1 ? CR_BALL_HIDDEN : CR_BALL_GONE;
+            }
+            CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
+            for (int e = 0; e < n; e++) {
+                if (f.out[e].type == CR_EV_POCKET && f.out[e].ball == 3) {
+                    pockets++;
+                    pocket = f.out[e].pocket;
+                    conf = f.out[e].confidence;
+                }
+                if (f.out[e].type == CR_EV_CUSHION && f.out[e].ball == 3) {
+                    cushions++;
+                    rail = f.out[e].rail;
+                    cconf = f.out[e].confidence;
+                }
+            }
+        }
+        CU_ASSERT_EQUAL(cr_recon_finish(f.rc, f.out, 128, &n), 0);
+        pockets += count(f.out, n, CR_EV_POCKET, 3);
+        if (kind == 0) {
+            CU_ASSERT_EQUAL(pockets, 1);
+            CU_ASSERT_EQUAL(pocket, CR_POCKET_SIDE_RIGHT);
+            CU_ASSERT(conf >= 0.5 && conf < 1.0);
+        } else {
+            CU_ASSERT_EQUAL(pockets, 0);
+        }
+        if (kind == 2) {
+            CU_ASSERT_EQUAL(cushions, 1);
+            CU_ASSERT_EQUAL(rail, CR_RAIL_RIGHT);
+            CU_ASSERT(cconf >= 0.5 && cconf < 1.0);
+        }
+        rfix_close(&f);
+    }
+}
+
 /* Mid-shot, the cue ball speeds up and turns with no ball seen near it. Still
  * rolling at 600 mm/s across the table, it was hit by a ball the tracker did
  * not see (no player strikes a ball crossing the table): no second stroke.
@@ -2131,6 +2217,7 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "a ball that cannot be the cue ball gives no stroke", test_not_cue_no_stroke) ||
         !CU_add_test(s, "a track lost by a pocket is no ball dropped", test_track_break_by_pocket) ||
         !CU_add_test(s, "a ball lost on its way into a pocket dropped there", test_lost_into_pocket) ||
+        !CU_add_test(s, "a ball struck and never seen to move follows the blow", test_struck_never_seen_moving) ||
         !CU_add_test(s, "a second stroke needs a cue ball close to stopping", test_restrike_needs_a_slow_cue_ball) ||
         !CU_add_test(s, "a cue ball creeping on after a rest is no stroke", test_creep_after_rest_is_no_stroke) ||
         !CU_add_test(s, "two tracks named alike are not one ball", test_same_name_twice))

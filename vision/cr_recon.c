@@ -48,6 +48,13 @@
  * rate near zero does not send it on for ever nor a lower bound cut it
  * short; the fitted rate where that is greater. */
 #define LOST_DEC_MIN 50.0
+/* A ball struck at rest and never seen to move (a ball of the cloth's
+ * colour): its course is followed from the blow, rolling at 5/7 of the
+ * striker's speed along the line of centres (a full blow's share once the
+ * slide is over), slowing by BLOW_DEC; what it meets first is reported at
+ * BLOW_CONF. */
+#define BLOW_DEC 150.0
+#define BLOW_CONF 0.6
 #define HUNG_UNSEEN_S 0.3 /* a ball at rest past a mouth line, unseen this long, dropped */
 #define FROZEN_STRUCK_MM_S 300.0 /* a ball struck through the cue ball frozen to it leaves faster */
 #define RC_MAX 64       /* samples of one ball in a contact refinement */
@@ -102,9 +109,22 @@ typedef struct {
      * course (from (lc_x, lc_y) at lc_t, unit direction lc_u, speed lc_v,
      * slowing by lc_dec) up to the mouth, lc_len mm */
     int lost_pk;
-    double lost_tc;
+    double lost_tc, lost_conf; /* ... and the pocket event's confidence */
     double lc_t, lc_x, lc_y, lc_u[2], lc_v, lc_dec, lc_len;
     double lc_seen;         /* when it was last seen again on that course */
+    /* struck at rest (blow_t, by a ball seen to kink against it) and not
+     * seen to move yet: it left along the line of centres, unit blow_u,
+     * at up to blow_v (the striker's speed along that line) */
+    bool blow_on;
+    double blow_t, blow_u[2], blow_v;
+    int blow_shot, blow_by;
+    bool lost_blow;         /* lost after such a blow (follow_blow()) */
+    /* the cushion (bc_rail) its course from that blow met, at (bc_x, bc_y)
+     * at bc_t: reported once that time has passed unless it was seen
+     * again first */
+    bool bc_on;
+    int bc_rail;
+    double bc_t, bc_x, bc_y;
     double t_gone;          /* when it was pocketed or left the table */
     double seen_x, seen_y;  /* where it was last seen on the table (seen_on: ever) */
     bool seen_on;
@@ -918,7 +938,7 @@ static int emit_collision(cr_recon_t *rc, int a, int b, double t, double conf)
     return queue_event(rc, &ev);
 }
 
-static int emit_cushion(cr_recon_t *rc, int ball, cr_rail_t rail, double t, double x, double y)
+static int emit_cushion_conf(cr_recon_t *rc, int ball, cr_rail_t rail, double t, double x, double y, double conf)
 {
     cr_event_t ev;
     rball_t *b = &rc->b[ball];
@@ -933,7 +953,13 @@ static int emit_cushion(cr_recon_t *rc, int ball, cr_rail_t rail, double t, doub
     ev.rail = rail;
     ev.x = x;
     ev.y = y;
+    ev.confidence = conf;
     return queue_event(rc, &ev);
+}
+
+static int emit_cushion(cr_recon_t *rc, int ball, cr_rail_t rail, double t, double x, double y)
+{
+    return emit_cushion_conf(rc, ball, rail, t, x, y, 1.0);
 }
 
 static int emit_simple(cr_recon_t *rc, cr_event_type_t type, int ball, double t, double x, double y, int shot)
@@ -1313,6 +1339,8 @@ static void reseat(cr_recon_t *rc, int i, long a, long e, double t)
     b->last_seen = a;
 }
 
+static void follow_blow(cr_recon_t *rc, int i, double t_now);
+
 /* A resting ball at frame a. */
 static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_placed, double *cue_xy)
 {
@@ -1366,6 +1394,10 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
         for (k = a + 1; k <= e; k++)
             if (frm(rc, k)->st[i] == OB_SEEN)
                 return; /* a dropout */
+        if (b->blow_on && rc->active && b->blow_shot == rc->shot && !(pk >= 0 && past_mouth(rc, pk, b->rx, b->ry))) {
+            follow_blow(rc, i, f->t);
+            return;
+        }
         if (pk >= 0 && past_mouth(rc, pk, b->rx, b->ry)) {
             cr_event_t ev;
             int rail;
@@ -1409,6 +1441,8 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
         cur_seg(b)->p[0] = b->rx;
         cur_seg(b)->p[1] = b->ry;
         b->last_seen = a;
+        if (b->blow_on && f->t > b->blow_t + 3.0 * rc->dt)
+            b->blow_on = false; /* still seen where it rested: the blow did not send it off */
         return;
     }
     /* confirm with the lookahead */
@@ -1487,6 +1521,7 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
         dev > sp * (f->t - frm(rc, b->last_seen)->t) + thr)
         t_on = frm(rc, b->last_seen)->t;
     before = *cur_seg(b);
+    b->blow_on = false; /* seen to move */
     {
         double vo[2] = {vx, vy};
 
@@ -1636,12 +1671,12 @@ static double stop_time(cr_recon_t *rc, int i, long a, double *ts)
 /* Confidence of a pocket inferred from a lost ball's course (not seen to drop). */
 #define LOST_POCKET_CONF 0.75
 
-/* Follows a course from (x0, y0) along the unit direction (ux, uy) at speed
- * v slowing by dec until it stops: the pocket whose mouth it goes through
- * (*d: how far along), or -1 when it stops first, meets a cushion first or
- * passes within 2R of a ball at rest (other than ball i). */
-static int course_pocket(const cr_recon_t *rc, int i, double x0, double y0, double ux, double uy, double v,
-                         double dec, double *d_out)
+/* Where a ball going straight from (x0, y0) along unit (ux, uy) at v,
+ * slowing by dec, goes first: returns 1 through a pocket's mouth (*what:
+ * the pocket), 2 against a cushion (*what: the rail), 3 into a ball at
+ * rest, 0 nowhere before it stops; *d_out: how far. */
+static int course_first(const cr_recon_t *rc, int i, double x0, double y0, double ux, double uy, double v,
+                        double dec, double *d_out, int *what)
 {
     double len = v * v / (2.0 * dec), d, step = 0.25 * rc->R;
     int j, r;
@@ -1650,21 +1685,39 @@ static int course_pocket(const cr_recon_t *rc, int i, double x0, double y0, doub
         double x = x0 + ux * d, y = y0 + uy * d;
         int pk = near_pocket(rc, x, y, rc->R, NULL);
 
+        *d_out = d;
         for (j = 0; j < NB; j++)
             if (j != i && rc->b[j].state == B_REST && dist2(x, y, rc->b[j].rx, rc->b[j].ry) < 2.0 * rc->R)
-                return -1;
-        if (pk < 0) {
-            for (r = 0; r < CR_RAIL_COUNT; r++)
-                if (rail_dist(rc, r, x, y) <= rc->R)
-                    return -1;
-            continue;
+                return 3;
+        if (pk >= 0) {
+            if (!past_mouth(rc, pk, x, y))
+                continue;
+            *what = pk;
+            return 1;
         }
-        if (!past_mouth(rc, pk, x, y))
-            continue;
-        *d_out = d;
-        return pk;
+        for (r = 0; r < CR_RAIL_COUNT; r++)
+            if (rail_dist(rc, r, x, y) <= rc->R) {
+                *what = r;
+                return 2;
+            }
     }
-    return -1;
+    return 0;
+}
+
+/* Follows a course from (x0, y0) along the unit direction (ux, uy) at speed
+ * v slowing by dec until it stops: the pocket whose mouth it goes through
+ * (*d: how far along), or -1 when it stops first, meets a cushion first or
+ * passes within 2R of a ball at rest (other than ball i). */
+static int course_pocket(const cr_recon_t *rc, int i, double x0, double y0, double ux, double uy, double v,
+                         double dec, double *d_out)
+{
+    double d = 0.0;
+    int what = -1;
+
+    if (course_first(rc, i, x0, y0, ux, uy, v, dec, &d, &what) != 1)
+        return -1;
+    *d_out = d;
+    return what;
 }
 
 /* Where a ball lost at tl (its last sighting) was going: straight on from
@@ -1709,6 +1762,7 @@ static void lost_course(cr_recon_t *rc, int i, double tl, double sigma)
     if (pk < 0)
         return;
     b->lost_pk = pk;
+    b->lost_conf = LOST_POCKET_CONF;
     b->lost_tc = tl + (v - sqrt(fmax(v * v - 2.0 * dec * d, 0.0))) / dec;
     b->lc_t = tl;
     b->lc_x = x0;
@@ -1738,6 +1792,121 @@ static bool lost_course_met(cr_recon_t *rc, int i, long a, bool itself)
         if ((j == i) == itself && f->st[j] == OB_SEEN && dist2(f->x[j], f->y[j], x, y) < 2.0 * rc->R)
             return true;
     return false;
+}
+
+/* Ball i, struck at rest and never seen to move, is no longer where it
+ * rested (the tracker let it go): it left along the line of centres of
+ * the blow (blow_u; its angle known to the centres' scatter over 2R, one
+ * standard error), at most at the striker's speed along it, and rolls at
+ * 5/7 of that once its slide is over, slowing by BLOW_DEC (three times the
+ * least rolling resistance: it gets at least that far). What the courses
+ * within three standard errors meet first, each weighed by the normal
+ * density of its angle: a pocket or a cushion that gets more than half of
+ * the weight is where it went. The pocket is reported when the others rest
+ * (maybe_rest()) if the ball has not been seen since; the cushion once its
+ * time has come, unless the ball was seen again first. Lost until then
+ * (found again: moving). */
+/* Whether a ball other than ball i and its striker was seen, since i's
+ * blow, within R of where i rested: i seen moving off under another track
+ * (one the tracker started anew), not lost. */
+static bool blow_seen_elsewhere(cr_recon_t *rc, int i)
+{
+    const rball_t *b = &rc->b[i];
+    long k, e = rc->n_frames - 1;
+    int j;
+
+    for (k = e; k > e - (RING - 2) && frame_ok(rc, k) && frm(rc, k)->t > b->blow_t; k--) {
+        const rframe_t *g = frm(rc, k);
+
+        for (j = 0; j < NB; j++)
+            if (j != i && j != b->blow_by && g->st[j] == OB_SEEN && dist2(g->x[j], g->y[j], b->rx, b->ry) < rc->R)
+                return true;
+    }
+    return false;
+}
+
+static void follow_blow(cr_recon_t *rc, int i, double t_now)
+{
+    enum { NQ = 12 }; /* rays each side of the line of centres, over 3 sigma */
+    rball_t *b = &rc->b[i];
+    double v = 5.0 / 7.0 * b->blow_v, dec = BLOW_DEC;
+    double sd = fmin(hypot(b->sig_run, rc->p.sigma_floor_mm) / (2.0 * rc->R), 0.1);
+    double mass[CR_POCKET_COUNT + CR_RAIL_COUNT] = {0}, wsum = 0.0, near_d[CR_POCKET_COUNT + CR_RAIL_COUNT],
+           near_th[CR_POCKET_COUNT + CR_RAIL_COUNT];
+    int q, o, best = -1;
+
+    b->blow_on = false;
+    b->state = B_LOST;
+    b->t_lost = t_now;
+    b->lost_pk = -1;
+    if (blow_seen_elsewhere(rc, i)) {
+        b->state = B_GONE; /* as any ball let go at rest */
+        return;
+    }
+    b->lost_blow = true;
+    for (o = 0; o < CR_POCKET_COUNT + CR_RAIL_COUNT; o++)
+        near_th[o] = INFINITY, near_d[o] = 0.0;
+    /* each ray weighed by the normal density of its angle; what it meets */
+    for (q = -NQ; q <= NQ; q++) {
+        double th = 3.0 * sd * q / NQ, c = cos(th), sn = sin(th), d = 0.0, w = exp(-4.5 * q * q / (NQ * NQ));
+        double ux = c * b->blow_u[0] - sn * b->blow_u[1], uy = sn * b->blow_u[0] + c * b->blow_u[1];
+        int what = -1, k = course_first(rc, i, b->rx, b->ry, ux, uy, v, dec, &d, &what);
+
+        wsum += w;
+        if (k != 1 && k != 2)
+            continue;
+        o = k == 1 ? what : CR_POCKET_COUNT + what;
+        mass[o] += w;
+        if (fabs(th) < near_th[o]) {
+            near_th[o] = fabs(th);
+            near_d[o] = d;
+        }
+    }
+    for (o = 0; o < CR_POCKET_COUNT + CR_RAIL_COUNT; o++)
+        if (best < 0 || mass[o] > mass[best])
+            best = o;
+    if (!(mass[best] >= 0.5 * wsum))
+        return; /* no one outcome more likely than not: where it went is unknown */
+    if (best < CR_POCKET_COUNT) {
+        b->lost_pk = best;
+        b->lost_conf = BLOW_CONF;
+        b->lost_tc = b->blow_t + (v - sqrt(fmax(v * v - 2.0 * dec * near_d[best], 0.0))) / dec;
+    } else {
+        const double d = near_d[best];
+
+        b->bc_on = true;
+        b->bc_rail = best - CR_POCKET_COUNT;
+        b->bc_t = b->blow_t + (v - sqrt(fmax(v * v - 2.0 * dec * d, 0.0))) / dec;
+        b->bc_x = b->rx + b->blow_u[0] * d;
+        b->bc_y = b->ry + b->blow_u[1] * d;
+    }
+}
+
+/* The others at rest: a ball lost after a blow (follow_blow()) and not
+ * seen since went down the pocket of its course, or is somewhere unseen. */
+static void settle_blow(cr_recon_t *rc, int i)
+{
+    rball_t *b = &rc->b[i];
+
+    b->lost_blow = false;
+    if (b->bc_on)
+        emit_cushion_conf(rc, i, (cr_rail_t)b->bc_rail, b->bc_t, b->bc_x, b->bc_y, BLOW_CONF);
+    b->bc_on = false;
+    b->state = B_GONE;
+    b->t_gone = b->blow_t;
+    if (b->lost_pk >= 0) {
+        cr_event_t ev;
+
+        cr_event_init(&ev, CR_EV_POCKET);
+        ev.t = b->lost_tc;
+        ev.shot = rc->shot;
+        ev.ball = i;
+        ev.pocket = (cr_pocket_t)b->lost_pk;
+        ev.confidence = b->lost_conf;
+        queue_event(rc, &ev);
+        b->t_gone = b->lost_tc;
+        b->lost_pk = -1;
+    }
 }
 
 /* A moving ball that vanished at frame a (last seen before). */
@@ -2734,6 +2903,34 @@ static bool explained_already(cr_recon_t *rc, change_t *c)
 }
 
 /* Explains a change by a collision; returns true when it found one. */
+/* Ball k, at rest, struck at t by c->ball (its path before the kink c):
+ * the line of centres and the striker's speed along it (follow_blow()). */
+static void set_blow(cr_recon_t *rc, int k, const change_t *c, double t)
+{
+    rball_t *bk = &rc->b[k];
+    double hx, hy, vx, vy, ux, uy, l, vn;
+
+    seg_eval(&c->before, t, &hx, &hy);
+    seg_vel(&c->before, t, &vx, &vy);
+    ux = bk->rx - hx;
+    uy = bk->ry - hy;
+    l = hypot(ux, uy);
+    if (!(l > 0))
+        return;
+    ux /= l;
+    uy /= l;
+    vn = vx * ux + vy * uy;
+    if (!(vn > 0))
+        return;
+    bk->blow_on = true;
+    bk->blow_t = t;
+    bk->blow_u[0] = ux;
+    bk->blow_u[1] = uy;
+    bk->blow_v = vn;
+    bk->blow_shot = rc->active ? rc->shot : -1;
+    bk->blow_by = c->ball;
+}
+
 static bool explain_collision(cr_recon_t *rc, change_t *c, bool allow_pending)
 {
     if (explained_already(rc, c))
@@ -2774,6 +2971,8 @@ static bool explain_collision(cr_recon_t *rc, change_t *c, bool allow_pending)
                 conf = best_fr ? 0.3 : 0.9;
             a = c->ball;
             b = best_k;
+            if (!moved && !best_fr)
+                set_blow(rc, best_k, c, best_t);
         }
         if (a == best_k && c->kind == CH_KINK && rc->b[best_k].state != B_REST) {
             /* both moving: a is the faster into the other */
@@ -3715,15 +3914,23 @@ static void maybe_rest(cr_recon_t *rc, double t_now, bool final)
     for (i = 0; i < NB; i++) {
         rball_t *b = &rc->b[i];
 
-        if (b->state == B_MOVING || b->state == B_LOST)
+        if (b->state == B_MOVING || (b->state == B_LOST && !b->lost_blow))
             return;
+        if (b->state == B_LOST && ((b->lost_pk >= 0 && t_now < b->lost_tc + LOST_WAIT_S) || (b->bc_on && t_now < b->bc_t)) &&
+            !final)
+            return; /* not at the mouth or the cushion yet */
+    }
+    for (i = 0; i < NB; i++)
+        if (rc->b[i].state == B_LOST)
+            settle_blow(rc, i);
+    for (i = 0; i < NB; i++) {
+        rball_t *b = &rc->b[i];
+
         if (b->state == B_REST && b->t_stop > t)
             t = b->t_stop;
         if (b->state == B_GONE && b->t_gone > t)
             t = b->t_gone;
     }
-    (void)t_now;
-    (void)final;
     decide_disturbed(rc);
     cr_event_init(&ev, CR_EV_REST);
     ev.t = t;
@@ -4031,9 +4238,15 @@ static void analyse(cr_recon_t *rc, long a)
             analyse_moving(rc, i, a);
             break;
         case B_LOST:
+            if (b->bc_on && (f->st[i] == OB_SEEN || f->t >= b->bc_t)) {
+                if (f->st[i] != OB_SEEN)
+                    emit_cushion_conf(rc, i, (cr_rail_t)b->bc_rail, b->bc_t, b->bc_x, b->bc_y, BLOW_CONF);
+                b->bc_on = false;
+            }
             if (f->st[i] == OB_SEEN) {
                 seg_t m;
 
+                b->lost_blow = false;
                 /* found again: on its course (kept should it be lost again
                  * before it has a path of its own) or not */
                 if (b->lost_pk >= 0 && lost_course_met(rc, i, a, true))
@@ -4049,6 +4262,8 @@ static void analyse(cr_recon_t *rc, long a)
                 fit_ball(rc, i, a, a, &m);
                 m.t0 = f->t;
                 push_seg(b, &m);
+            } else if (b->lost_blow) {
+                /* decided when the others rest (maybe_rest()) */
             } else if (b->lost_pk >= 0 && lost_course_met(rc, i, a, false)) {
                 b->lost_pk = -1;
             } else if (b->lost_pk >= 0 && f->t > b->lost_tc + LOST_WAIT_S) {
@@ -4061,7 +4276,7 @@ static void analyse(cr_recon_t *rc, long a)
                 ev.shot = rc->active ? rc->shot : -1;
                 ev.ball = i;
                 ev.pocket = (cr_pocket_t)b->lost_pk;
-                ev.confidence = LOST_POCKET_CONF;
+                ev.confidence = b->lost_conf;
                 queue_event(rc, &ev);
                 b->state = B_GONE;
                 b->t_gone = b->lost_tc;

@@ -30,7 +30,15 @@
  * where it was) dropped (RULES.md G7): pocketed when last seen. One lost while rolling and never seen again is pocketed, with
  * confidence below 1, when its course (straight on, slowing as measured)
  * goes through a mouth before any cushion or resting ball, turned by three
- * standard errors of its direction either way too. A stroke's time is its
+ * standard errors of its direction either way too. One struck at rest (a
+ * ball kinked against it) and never seen to move, whose track then ends
+ * (a ball of the cloth's colour), left along the line of centres at the
+ * striker's speed along it: of its courses within three standard errors
+ * of that direction (normal weights), a pocket that gets over half the
+ * weight is where it went when it has not been seen by the time the others
+ * rest, a cushion that does was reached; both with confidence 0.6; not
+ * when another track was seen where it rested since (the struck ball under
+ * a new track). A stroke's time is its
  * cue ball's path extrapolated back to its rest position; a ball frozen to
  * the cue ball (centres within 2R + contact_tol) that starts up to
  * max(3 frames, 0.1 s) before the cue ball's onset or a frame and a half

@@ -1682,6 +1682,81 @@ static void test_track_break_by_pocket(void)
     }
 }
 
+/* The 3 rests at (1500, 600); the cue ball rolls straight at it from the
+ * left at 1500 mm/s. Five frames before the contact the 3's fit wavers 4.5
+ * mm sideways for three frames (the cue ball's shade, a pocket's edge) and
+ * comes back; then the cue ball strikes it and it rolls off. Its motion is
+ * the contact's: no touched ball. */
+static void test_waver_before_a_hit_is_no_touch(void)
+{
+    rfix_t f;
+    int disturbed = 0, contacts = 0, n;
+    const double fps = 60.0, v = 1500.0, R = 28.575, t_hit = 1.0 + (1500.0 - 2.0 * R - 700.0) / v;
+
+    rfix_open(&f, fps, 151);
+    for (int k = 0; k < (int)(4.0 * fps); k++) {
+        const double t = k / fps;
+        const int kh = (int)floor(t_hit * fps);
+        double cx = 700.0, bx = 1500.0, by = 600.0;
+
+        if (t > 1.0)
+            cx = t < t_hit ? 700.0 + v * (t - 1.0) : 1500.0 - 2.0 * R; /* a full blow: it stops */
+        if (t > t_hit) {
+            const double u = fmin(t - t_hit, 0.9);
+
+            bx = 1500.0 + v * u - 0.5 * 1600.0 * u * u;
+        }
+        if (k >= kh - 5 && k < kh - 2)
+            by += 4.5;
+        rfix_frame(&f, t, k);
+        rfix_ball(&f, 0, 0, cx, 600.0, 0.3, 0.4);
+        rfix_ball(&f, 3, 1, bx, by, 0.3, 0.5);
+        rfix_ball(&f, 9, 2, 600.0, 1000.0, 0.3, 0.4);
+        CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
+        disturbed += count(f.out, n, CR_EV_DISTURBED, -1);
+        contacts += count(f.out, n, CR_EV_COLLISION, -1);
+    }
+    CU_ASSERT_EQUAL(cr_recon_finish(f.rc, f.out, 128, &n), 0);
+    disturbed += count(f.out, n, CR_EV_DISTURBED, -1);
+    contacts += count(f.out, n, CR_EV_COLLISION, -1);
+    CU_ASSERT_EQUAL(contacts, 1);
+    CU_ASSERT_EQUAL(disturbed, 0);
+    rfix_close(&f);
+}
+
+/* A ball rolling slowly away from the left cushion beside the foot-left
+ * pocket (x 2445, from y 35 at 300 mm/s, slowing by 1 m/s^2) is lost there
+ * 110 mm from the corner and never seen again: its path never reaches the
+ * mouth, so it did not drop (the track ends; no pocket). */
+static void test_lost_beside_a_pocket_moving_away(void)
+{
+    rfix_t f;
+    int pockets = 0, n;
+    const double fps = 60.0;
+
+    rfix_open(&f, fps, 141);
+    for (int k = 0; k < (int)(5.0 * fps); k++) {
+        const double t = k / fps, u = fmin(fmax(t - 1.0, 0.0), 0.3), y = 35.0 + 300.0 * u - 500.0 * u * u;
+
+        rfix_frame(&f, t, k);
+        rfix_ball(&f, 0, 0, 600, 600, 0.3, 0.4);
+        rfix_ball(&f, 9, 2, 1500, 900, 0.3, 0.4);
+        if (t < 1.1) {
+            rfix_ball(&f, 1, 1, 2445.0, y, 0.3, 0.5);
+        } else {
+            cr_ball_obs_t *o = rfix_ball(&f, 1, 1, 2445.0, 35.0 + 30.0 - 5.0, 0.0, 0.5);
+
+            o->status = t < 1.15 ? CR_BALL_HIDDEN : CR_BALL_GONE;
+        }
+        CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
+        pockets += count(f.out, n, CR_EV_POCKET, 1);
+    }
+    CU_ASSERT_EQUAL(cr_recon_finish(f.rc, f.out, 128, &n), 0);
+    pockets += count(f.out, n, CR_EV_POCKET, 1);
+    CU_ASSERT_EQUAL(pockets, 0);
+    rfix_close(&f);
+}
+
 /* A ball rolling into the foot-left pocket is lost 220 mm before its corner
  * (a pocket shadow, graphics over the rail, a ball the colour of the cloth)
  * and never seen again: it dropped there, at the time its course crosses
@@ -2218,6 +2293,8 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "a track lost by a pocket is no ball dropped", test_track_break_by_pocket) ||
         !CU_add_test(s, "a ball lost on its way into a pocket dropped there", test_lost_into_pocket) ||
         !CU_add_test(s, "a ball struck and never seen to move follows the blow", test_struck_never_seen_moving) ||
+        !CU_add_test(s, "a ball lost beside a pocket moving away did not drop", test_lost_beside_a_pocket_moving_away) ||
+        !CU_add_test(s, "a ball wavering just before it is hit was not touched", test_waver_before_a_hit_is_no_touch) ||
         !CU_add_test(s, "a second stroke needs a cue ball close to stopping", test_restrike_needs_a_slow_cue_ball) ||
         !CU_add_test(s, "a cue ball creeping on after a rest is no stroke", test_creep_after_rest_is_no_stroke) ||
         !CU_add_test(s, "two tracks named alike are not one ball", test_same_name_twice))

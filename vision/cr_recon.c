@@ -118,7 +118,8 @@ typedef struct {
     bool blow_on;
     double blow_t, blow_u[2], blow_v;
     int blow_shot, blow_by;
-    bool lost_blow;         /* lost after such a blow (follow_blow()) */
+    bool lost_blow;         /* lost after such a blow (follow_blow()), its course run by blow_until */
+    double blow_until;
     /* the cushion (bc_rail) its course from that blow met, at (bc_x, bc_y)
      * at bc_t: reported once that time has passed unless it was seen
      * again first */
@@ -313,6 +314,18 @@ static double seg_end(const rball_t *b, const seg_t *s)
         if (&b->hist[(b->nh - 1 - k + NSEG * 2) % NSEG] == s)
             return b->hist[(b->nh - k + NSEG * 2) % NSEG].t0;
     return INFINITY;
+}
+
+/* The segment k back from ball b's current one (0: the current), with the
+ * time it ended in *end (INFINITY for the current); NULL past the history. */
+static const seg_t *seg_back(const rball_t *b, int k, double *end)
+{
+    int n = b->nh < NSEG ? b->nh : NSEG;
+
+    if (k >= n)
+        return NULL;
+    *end = k == 0 ? INFINITY : b->hist[(b->nh - k + NSEG * 2) % NSEG].t0;
+    return &b->hist[(b->nh - 1 - k + NSEG * 2) % NSEG];
 }
 
 static bool recent_involves(const cr_recon_t *rc, int ball, double t, double win)
@@ -904,6 +917,23 @@ static double refine_contact(cr_recon_t *rc, int a, int b, double t0)
     return tb;
 }
 
+/* Ball i, set moving with no cause seen (dist_pending), is in a contact at
+ * t: if by then it had not got disturbed_min_mm (and three sigmas) from
+ * where it started, what started it was its fit wavering (a ball passing
+ * close, the pocket's shade) and its motion is the contact's: not a
+ * touched ball, wherever it goes now. */
+static void forgive_waver(cr_recon_t *rc, int i, double t)
+{
+    rball_t *b = &rc->b[i];
+    double x, y;
+
+    if (i < 0 || i >= NB || !b->dist_pending || !(t > b->dist_t))
+        return;
+    ball_pos_at(rc, i, t - 1e-6, &x, &y);
+    if (hypot(x - b->dist_x, y - b->dist_y) < fmax(rc->p.disturbed_min_mm, 3.0 * hypot(b->dist_sig, b->sig_run)))
+        b->dist_pending = false;
+}
+
 static int emit_collision(cr_recon_t *rc, int a, int b, double t, double conf)
 {
     cr_event_t ev;
@@ -935,6 +965,8 @@ static int emit_collision(cr_recon_t *rc, int a, int b, double t, double conf)
     }
     ev.confidence = conf;
     recent_add(rc, a, b, t, ev.x, ev.y);
+    forgive_waver(rc, a, t);
+    forgive_waver(rc, b, t);
     return queue_event(rc, &ev);
 }
 
@@ -1806,14 +1838,19 @@ static bool lost_course_met(cr_recon_t *rc, int i, long a, bool itself)
  * (maybe_rest()) if the ball has not been seen since; the cushion once its
  * time has come, unless the ball was seen again first. Lost until then
  * (found again: moving). */
-/* Whether a ball other than ball i and its striker was seen, since i's
- * blow, within R of where i rested: i seen moving off under another track
- * (one the tracker started anew), not lost. */
+/* Whether ball i was seen after its blow after all: in a contact since,
+ * or another ball than its striker seen within R of where i rested (i
+ * moving off under a track the tracker started anew). */
 static bool blow_seen_elsewhere(cr_recon_t *rc, int i)
 {
     const rball_t *b = &rc->b[i];
     long k, e = rc->n_frames - 1;
     int j;
+
+    /* in a contact since: it was seen (moving) after all */
+    for (k = 0; k < rc->n_recent; k++)
+        if ((rc->recent[k].a == i || rc->recent[k].b == i) && rc->recent[k].t > b->blow_t + rc->dt)
+            return true;
 
     for (k = e; k > e - (RING - 2) && frame_ok(rc, k) && frm(rc, k)->t > b->blow_t; k--) {
         const rframe_t *g = frm(rc, k);
@@ -1844,6 +1881,15 @@ static void follow_blow(cr_recon_t *rc, int i, double t_now)
         return;
     }
     b->lost_blow = true;
+    {
+        /* the others resting says nothing of it until its course has
+         * taken it to whatever it meets first (or it has stopped) */
+        double d = 0.0;
+        int what = -1;
+
+        course_first(rc, i, b->rx, b->ry, b->blow_u[0], b->blow_u[1], v, dec, &d, &what);
+        b->blow_until = b->blow_t + (v - sqrt(fmax(v * v - 2.0 * dec * d, 0.0))) / dec + LOST_WAIT_S;
+    }
     for (o = 0; o < CR_POCKET_COUNT + CR_RAIL_COUNT; o++)
         near_th[o] = INFINITY, near_d[o] = 0.0;
     /* each ray weighed by the normal density of its angle; what it meets */
@@ -1972,8 +2018,26 @@ static void vanish(cr_recon_t *rc, int i, long a)
                 break;
             }
         }
+        /* a ball drops only past the mouth: one whose path has not got
+         * there by now is lost (its course decides, lost_course()); a path
+         * of one or two samples since a contact (a jaw, a fit bent by the
+         * pocket's edge) is no course: the one before it counts too */
+        if (!isfinite(tc) && s->n < 3 && b->nh > 1) {
+            double e0;
+            const seg_t *pv = seg_back(b, 1, &e0);
+
+            for (k = 0; pv && !pv->rest && k <= N; k++) {
+                double t = tl + (t1 - tl) * k / N;
+
+                seg_eval(pv, t, &x, &y);
+                if (past_mouth(rc, p, x, y)) {
+                    tc = fmin(t, tl);
+                    break;
+                }
+            }
+        }
         if (!isfinite(tc))
-            tc = 0.5 * (tl + ta);
+            goto lost;
         if (tc > ta)
             tc = ta;
         cr_event_init(&ev, CR_EV_POCKET);
@@ -2003,6 +2067,7 @@ static void vanish(cr_recon_t *rc, int i, long a)
         b->t_gone = t_hit;
         return;
     }
+lost:
     b->state = B_LOST;
     b->t_lost = ta;
     lost_course(rc, i, tl, frame_ok(rc, b->last_seen) ? sig(rc, frm(rc, b->last_seen)->s[i]) : sig(rc, NAN));
@@ -2570,18 +2635,6 @@ static void analyse_moving(cr_recon_t *rc, int i, long a)
     }
 }
 
-/* The segment k back from ball b's current one (0: the current), with the
- * time it ended in *end (INFINITY for the current); NULL past the history. */
-static const seg_t *seg_back(const rball_t *b, int k, double *end)
-{
-    int n = b->nh < NSEG ? b->nh : NSEG;
-
-    if (k >= n)
-        return NULL;
-    *end = k == 0 ? INFINITY : b->hist[(b->nh - k + NSEG * 2) % NSEG].t0;
-    return &b->hist[(b->nh - 1 - k + NSEG * 2) % NSEG];
-}
-
 /* Ball k's candidate as the one that hit ball c->ball. Returns a score
  * (lower is better; INFINITY when impossible) and the contact time. */
 static double hitter_score(cr_recon_t *rc, const change_t *c, int k, bool allow_pending, double *t_out,
@@ -3016,6 +3069,8 @@ static int sample_cause(cr_recon_t *rc, const change_t *c, double lo, double hi,
             if (g->st[i] != OB_SEEN || g->st[j] != OB_SEEN)
                 continue;
             d = hypot(g->x[i] - g->x[j], g->y[i] - g->y[j]);
+            if (!isfinite(dp) && d <= reach)
+                break; /* touching from the first: a frozen pair (cluster_cause()) */
             if (g->t >= lo && g->t <= hi + rc->dt && d <= reach + 2.0 * hypot(sig(rc, g->s[i]), sig(rc, g->s[j])) &&
                 isfinite(dp) && dp > d) {
                 double tc = dp > 2.0 * rc->R && d < 2.0 * rc->R ? tp + (g->t - tp) * (dp - 2.0 * rc->R) / (dp - d)
@@ -3164,6 +3219,17 @@ static int find_cause(cr_recon_t *rc, const change_t *c, double *t_out, bool *fr
                     *frozen_out = true;
                 }
                 continue;
+            }
+            /* a ball that set off from rest touching this one (a rack)
+             * did not run into it: the blow came through (cluster_cause()) */
+            if (s->t0 >= a0 - 0.5 * rc->dt) {
+                double e2;
+                const seg_t *pv = seg_back(bk, j + 1, &e2);
+
+                seg_eval(s, a0, &ax, &ay);
+                seg_eval(&c->before, a0, &bx, &by);
+                if (pv && pv->rest && hypot(ax - bx, ay - by) <= reach)
+                    continue;
             }
             tc = contact_time(&c->before, s, a0, a1, 2.0 * rc->R, &fr, &dmin, &tmin);
             if (!isfinite(tc)) {
@@ -3916,9 +3982,8 @@ static void maybe_rest(cr_recon_t *rc, double t_now, bool final)
 
         if (b->state == B_MOVING || (b->state == B_LOST && !b->lost_blow))
             return;
-        if (b->state == B_LOST && ((b->lost_pk >= 0 && t_now < b->lost_tc + LOST_WAIT_S) || (b->bc_on && t_now < b->bc_t)) &&
-            !final)
-            return; /* not at the mouth or the cushion yet */
+        if (b->state == B_LOST && b->lost_blow && t_now < b->blow_until && !final)
+            return; /* not at the end of its course yet */
     }
     for (i = 0; i < NB; i++)
         if (rc->b[i].state == B_LOST)

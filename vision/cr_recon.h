@@ -24,8 +24,10 @@
  * path reached R from a nose line or a jaw, else a stroke (the cue ball) or
  * a disturbed ball (a cue ball that sped up mid-shot is a new stroke only
  * when it was close to stopping and no ball came within reach). A ball that
- * vanishes on its way into a pocket mouth (unseen for two frames and 50 ms)
- * is pocketed; over a cushion, off the table. One at rest past the line between a pocket's jaw points (hung
+ * vanishes on its way into a pocket mouth (unseen for two frames and 50 ms,
+ * its path past the mouth line by then) is pocketed; over a cushion, off
+ * the table; one near a pocket whose path has not reached the mouth is
+ * lost, and its course decides (below). One at rest past the line between a pocket's jaw points (hung
  * in the jaws) and then unseen for 0.3 s (the tracker holds it hidden
  * where it was) dropped (RULES.md G7): pocketed when last seen. One lost while rolling and never seen again is pocketed, with
  * confidence below 1, when its course (straight on, slowing as measured)

@@ -3069,8 +3069,9 @@ static int sample_cause(cr_recon_t *rc, const change_t *c, double lo, double hi,
             if (g->st[i] != OB_SEEN || g->st[j] != OB_SEEN)
                 continue;
             d = hypot(g->x[i] - g->x[j], g->y[i] - g->y[j]);
-            if (!isfinite(dp) && d <= reach)
-                break; /* touching from the first: a frozen pair (cluster_cause()) */
+            if (!isfinite(dp) && d <= reach && rc->active)
+                break; /* touching from the first: a frozen pair (cluster_cause()); between shots any
+                        * neighbour explains a waver (explain_late()) */
             if (g->t >= lo && g->t <= hi + rc->dt && d <= reach + 2.0 * hypot(sig(rc, g->s[i]), sig(rc, g->s[j])) &&
                 isfinite(dp) && dp > d) {
                 double tc = dp > 2.0 * rc->R && d < 2.0 * rc->R ? tp + (g->t - tp) * (dp - 2.0 * rc->R) / (dp - d)
@@ -3228,7 +3229,7 @@ static int find_cause(cr_recon_t *rc, const change_t *c, double *t_out, bool *fr
 
                 seg_eval(s, a0, &ax, &ay);
                 seg_eval(&c->before, a0, &bx, &by);
-                if (pv && pv->rest && hypot(ax - bx, ay - by) <= reach)
+                if (pv && pv->rest && hypot(ax - bx, ay - by) <= reach && rc->active)
                     continue;
             }
             tc = contact_time(&c->before, s, a0, a1, 2.0 * rc->R, &fr, &dmin, &tmin);

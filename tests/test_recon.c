@@ -1840,14 +1840,17 @@ static void test_lost_into_pocket(void)
  * pocket; 2: the same blow aimed at the right cushion between the pockets
  * (3 at (1700, 700)): that cushion, and no pocket; 3: an unnamed track
  * starts where the 3 rested and rolls off along the line of centres (the
- * tracker took the struck 3 for a new ball): no pocket for the held copy. */
+ * tracker took the struck 3 for a new ball): no pocket for the held copy;
+ * 4: the 3 rests 8 mm from the foot cushion, is struck straight at it and
+ * is seen back where it was (it bounced off): that cushion. */
 static void test_struck_never_seen_moving(void)
 {
-    for (int kind = 0; kind < 4; kind++) {
+    for (int kind = 0; kind < 5; kind++) {
         const double fps = 60.0, v = 1500.0, R = 28.575, t0 = 1.0, c30 = 0.8660254, s30 = 0.5;
-        const double bx = kind == 2 ? 1700.0 : 900.0, by = 700.0;
+        const double bx = kind == 2 ? 1700.0 : kind == 4 ? 2540.0 - R - 8.0 : 900.0, by = 700.0;
         /* u: the line of centres, to the side pocket (1270, 1270) or straight at the cushion */
-        const double ul = hypot(370.0, 570.0), ux = kind == 2 ? 0.0 : 370.0 / ul, uy = kind == 2 ? 1.0 : 570.0 / ul;
+        const double ul = hypot(370.0, 570.0), ux = kind == 2 ? 0.0 : kind == 4 ? 1.0 : 370.0 / ul,
+                     uy = kind == 2 ? 1.0 : kind == 4 ? 0.0 : 570.0 / ul;
         /* the cue ball comes in 30 degrees off u and leaves along the tangent at v / 2 */
         const double wx = c30 * ux + s30 * uy, wy = -s30 * ux + c30 * uy;
         const double cx = bx - 2.0 * R * ux, cy = by - 2.0 * R * uy, t_hit = t0 + 600.0 / v;
@@ -1875,7 +1878,7 @@ static void test_struck_never_seen_moving(void)
             rfix_ball(&f, 9, 2, 300.0, 1000.0, 0.3, 0.4);
             if (kind == 3 && t > t_hit && t < t_hit + 0.5)
                 rfix_ball(&f, -1, 4, bx + 900.0 * (t - t_hit) * ux, by + 900.0 * (t - t_hit) * uy, 0.5, 0.8);
-            if (t < t_hit) {
+            if (t < t_hit || kind == 4) {
                 rfix_ball(&f, 3, 1, bx, by, 1.0, 1.5);
             } else if (kind == 1 && t > t_hit + 1.0) {
                 rfix_ball(&f, 3, 1, 1150.0, 1100.0, 1.0, 1.5);
@@ -1911,6 +1914,10 @@ static void test_struck_never_seen_moving(void)
             CU_ASSERT_EQUAL(cushions, 1);
             CU_ASSERT_EQUAL(rail, CR_RAIL_RIGHT);
             CU_ASSERT(cconf >= 0.5 && cconf < 1.0);
+        }
+        if (kind == 4) {
+            CU_ASSERT_EQUAL(cushions, 1);
+            CU_ASSERT_EQUAL(rail, CR_RAIL_FOOT);
         }
         rfix_close(&f);
     }

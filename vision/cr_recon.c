@@ -2982,6 +2982,19 @@ static void set_blow(cr_recon_t *rc, int k, const change_t *c, double t)
     bk->blow_v = vn;
     bk->blow_shot = rc->active ? rc->shot : -1;
     bk->blow_by = c->ball;
+    /* sent into a cushion less than R away faster than the cloth can stop
+     * it over that gap: it reached it, seen to move or not (as a ball seen
+     * to start, bounce_after_blow()) */
+    for (int r = 0; r < CR_RAIL_COUNT; r++) {
+        double nx, ny, d = rail_dist(rc, r, bk->rx, bk->ry), gap = fmax(0.0, d - rc->R), bin;
+
+        rail_normal(r, &nx, &ny);
+        bin = ux * nx + uy * ny;
+        if (gap < rc->R && bin < -0.2 && (vn * bin) * (vn * bin) > 2.0 * rc->p.accel_max_mm_s2 * gap &&
+            near_pocket(rc, bk->rx + ux * gap / -bin, bk->ry + uy * gap / -bin, 0.0, NULL) < 0)
+            emit_cushion(rc, k, (cr_rail_t)r, t + gap / (vn * -bin), bk->rx + ux * gap / -bin,
+                         bk->ry + uy * gap / -bin); /* not where the rail opens into a pocket */
+    }
 }
 
 static bool explain_collision(cr_recon_t *rc, change_t *c, bool allow_pending)

@@ -3703,6 +3703,37 @@ static bool seen_before(cr_recon_t *rc, const change_t *c)
  * reach is two radii plus the wider of 20 mm and three sigmas of both
  * positions (a glancing contact the paths did not time, a fast ball seen
  * a frame before and after the contact). */
+/* A ball struck at rest and not seen to move since (set_blow()) was on its
+ * way along the line of centres: when its course from the blow, at the
+ * speeds it can have had (from 5/7 of the striker's speed along the line
+ * up to all of it), passes within 2R and a ball's width of ball c->ball's
+ * place by the time c->ball started, it struck it: that contact (its time
+ * not measured: confidence BLOW_CONF). */
+static bool blow_course_cause(cr_recon_t *rc, const change_t *c)
+{
+    int k;
+
+    if (c->kind != CH_ONSET)
+        return false;
+    for (k = 0; k < NB; k++) {
+        const rball_t *b = &rc->b[k];
+        double dt = c->t - b->blow_t, ax = c->x - b->rx, ay = c->y - b->ry, along, across, reach_lo, reach_hi;
+
+        if (k == c->ball || !(b->blow_on || (b->state == B_LOST && b->lost_blow)) || !rc->active ||
+            b->blow_shot != rc->shot || !(dt > -rc->dt) || dt > 2.0)
+            continue;
+        along = ax * b->blow_u[0] + ay * b->blow_u[1];
+        across = fabs(ax * b->blow_u[1] - ay * b->blow_u[0]);
+        reach_lo = fmax(0.0, 5.0 / 7.0 * b->blow_v * dt - 0.5 * BLOW_DEC * dt * dt) - 4.0 * rc->R;
+        reach_hi = b->blow_v * fmax(dt, 0.0) + 4.0 * rc->R;
+        if (across <= 3.0 * rc->R && along >= reach_lo && along <= reach_hi) {
+            emit_collision(rc, k, c->ball, c->t, BLOW_CONF);
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool ball_came_near(cr_recon_t *rc, const change_t *c)
 {
     const double t0 = c->t - fmax(0.15, 4.0 * rc->dt);
@@ -3954,7 +3985,7 @@ static void resolve_changes(cr_recon_t *rc)
          * it was still creeping): disturbed once it settles somewhere else
          * (a ball seen to shift and come back where it was is the picture
          * wavering, e.g. under a hand, not a ball moved) */
-        caused = rc->active && (ball_came_near(rc, c) || frozen_at_onset(rc, c));
+        caused = rc->active && (ball_came_near(rc, c) || frozen_at_onset(rc, c) || blow_course_cause(rc, c));
         if (c->kind == CH_ONSET && !caused)
             rc->b[c->ball].uncaused = true;
         if (caused || !seen_before(rc, c)) {

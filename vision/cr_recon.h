@@ -40,7 +40,9 @@
  * weight is where it went when it has not been seen by the time the others
  * rest, a cushion that does was reached; both with confidence 0.6; not
  * when another track was seen where it rested since (the struck ball under
- * a new track). A stroke's time is its
+ * a new track). A ball that starts with nothing seen near it, on such a
+ * ball's course from the blow where it could be by then, was struck by it
+ * (a collision at confidence 0.6, no touched ball). A stroke's time is its
  * cue ball's path extrapolated back to its rest position; a ball frozen to
  * the cue ball (centres within 2R + contact_tol) that starts up to
  * max(3 frames, 0.1 s) before the cue ball's onset or a frame and a half

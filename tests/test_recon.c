@@ -1731,7 +1731,7 @@ static void test_waver_before_a_hit_is_no_touch(void)
 static void test_lost_beside_a_pocket_moving_away(void)
 {
     rfix_t f;
-    int pockets = 0, n;
+    int pockets = 0;
     const double fps = 60.0;
 
     rfix_open(&f, fps, 141);
@@ -1748,11 +1748,9 @@ static void test_lost_beside_a_pocket_moving_away(void)
 
             o->status = t < 1.15 ? CR_BALL_HIDDEN : CR_BALL_GONE;
         }
-        CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
-        pockets += count(f.out, n, CR_EV_POCKET, 1);
+        pockets += rfix_push(&f, false, CR_EV_POCKET, 1);
     }
-    CU_ASSERT_EQUAL(cr_recon_finish(f.rc, f.out, 128, &n), 0);
-    pockets += count(f.out, n, CR_EV_POCKET, 1);
+    pockets += rfix_push(&f, true, CR_EV_POCKET, 1);
     CU_ASSERT_EQUAL(pockets, 0);
     rfix_close(&f);
 }

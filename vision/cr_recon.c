@@ -1703,6 +1703,13 @@ static double stop_time(cr_recon_t *rc, int i, long a, double *ts)
 /* Confidence of a pocket inferred from a lost ball's course (not seen to drop). */
 #define LOST_POCKET_CONF 0.75
 
+/* How long a ball starting at v and slowing by dec takes to go d (until it
+ * stops, if d is beyond its reach). */
+static double travel_time(double v, double dec, double d)
+{
+    return (v - sqrt(fmax(v * v - 2.0 * dec * d, 0.0))) / dec;
+}
+
 /* Where a ball going straight from (x0, y0) along unit (ux, uy) at v,
  * slowing by dec, goes first: returns 1 through a pocket's mouth (*what:
  * the pocket), 2 against a cushion (*what: the rail), 3 into a ball at
@@ -1795,7 +1802,7 @@ static void lost_course(cr_recon_t *rc, int i, double tl, double sigma)
         return;
     b->lost_pk = pk;
     b->lost_conf = LOST_POCKET_CONF;
-    b->lost_tc = tl + (v - sqrt(fmax(v * v - 2.0 * dec * d, 0.0))) / dec;
+    b->lost_tc = tl + travel_time(v, dec, d);
     b->lc_t = tl;
     b->lc_x = x0;
     b->lc_y = y0;
@@ -1826,18 +1833,6 @@ static bool lost_course_met(cr_recon_t *rc, int i, long a, bool itself)
     return false;
 }
 
-/* Ball i, struck at rest and never seen to move, is no longer where it
- * rested (the tracker let it go): it left along the line of centres of
- * the blow (blow_u; its angle known to the centres' scatter over 2R, one
- * standard error), at most at the striker's speed along it, and rolls at
- * 5/7 of that once its slide is over, slowing by BLOW_DEC (three times the
- * least rolling resistance: it gets at least that far). What the courses
- * within three standard errors meet first, each weighed by the normal
- * density of its angle: a pocket or a cushion that gets more than half of
- * the weight is where it went. The pocket is reported when the others rest
- * (maybe_rest()) if the ball has not been seen since; the cushion once its
- * time has come, unless the ball was seen again first. Lost until then
- * (found again: moving). */
 /* Whether ball i was seen after its blow after all: in a contact since,
  * or another ball than its striker seen within R of where i rested (i
  * moving off under a track the tracker started anew). */
@@ -1851,7 +1846,6 @@ static bool blow_seen_elsewhere(cr_recon_t *rc, int i)
     for (k = 0; k < rc->n_recent; k++)
         if ((rc->recent[k].a == i || rc->recent[k].b == i) && rc->recent[k].t > b->blow_t + rc->dt)
             return true;
-
     for (k = e; k > e - (RING - 2) && frame_ok(rc, k) && frm(rc, k)->t > b->blow_t; k--) {
         const rframe_t *g = frm(rc, k);
 
@@ -1862,6 +1856,18 @@ static bool blow_seen_elsewhere(cr_recon_t *rc, int i)
     return false;
 }
 
+/* Ball i, struck at rest and never seen to move, is no longer where it
+ * rested (the tracker let it go): it left along the line of centres of
+ * the blow (blow_u; its angle known to the centres' scatter over 2R, one
+ * standard error), at most at the striker's speed along it, and rolls at
+ * 5/7 of that once its slide is over, slowing by BLOW_DEC (three times the
+ * least rolling resistance: it gets at least that far). What the courses
+ * within three standard errors meet first, each weighed by the normal
+ * density of its angle: a pocket or a cushion that gets more than half of
+ * the weight is where it went. The pocket is reported when the others rest
+ * (maybe_rest()) if the ball has not been seen since; the cushion once its
+ * time has come, unless the ball was seen again first. Lost until then
+ * (found again: moving). */
 static void follow_blow(cr_recon_t *rc, int i, double t_now)
 {
     enum { NQ = 12 }; /* rays each side of the line of centres, over 3 sigma */
@@ -1888,7 +1894,7 @@ static void follow_blow(cr_recon_t *rc, int i, double t_now)
         int what = -1;
 
         course_first(rc, i, b->rx, b->ry, b->blow_u[0], b->blow_u[1], v, dec, &d, &what);
-        b->blow_until = b->blow_t + (v - sqrt(fmax(v * v - 2.0 * dec * d, 0.0))) / dec + LOST_WAIT_S;
+        b->blow_until = b->blow_t + travel_time(v, dec, d) + LOST_WAIT_S;
     }
     for (o = 0; o < CR_POCKET_COUNT + CR_RAIL_COUNT; o++)
         near_th[o] = INFINITY, near_d[o] = 0.0;
@@ -1916,13 +1922,13 @@ static void follow_blow(cr_recon_t *rc, int i, double t_now)
     if (best < CR_POCKET_COUNT) {
         b->lost_pk = best;
         b->lost_conf = BLOW_CONF;
-        b->lost_tc = b->blow_t + (v - sqrt(fmax(v * v - 2.0 * dec * near_d[best], 0.0))) / dec;
+        b->lost_tc = b->blow_t + travel_time(v, dec, near_d[best]);
     } else {
         const double d = near_d[best];
 
         b->bc_on = true;
         b->bc_rail = best - CR_POCKET_COUNT;
-        b->bc_t = b->blow_t + (v - sqrt(fmax(v * v - 2.0 * dec * d, 0.0))) / dec;
+        b->bc_t = b->blow_t + travel_time(v, dec, d);
         b->bc_x = b->rx + b->blow_u[0] * d;
         b->bc_y = b->ry + b->blow_u[1] * d;
     }
@@ -2844,6 +2850,13 @@ static bool inward_contact(cr_recon_t *rc, int i, int r, double tc, double d0, d
     return true;
 }
 
+/* A ball sent at v_in into a cushion gap mm away (under R) reached it: the
+ * cloth cannot stop it over that gap. */
+static bool reaches_near_cushion(const cr_recon_t *rc, double v_in, double gap)
+{
+    return gap < rc->R && v_in * v_in > 2.0 * rc->p.accel_max_mm_s2 * gap;
+}
+
 /* A ball resting near a cushion, struck toward it, that is first seen
  * moving away from it has been to the cushion and back in between (it is
  * all over within a frame or two when the gap is small): the cushion
@@ -2894,7 +2907,7 @@ static void bounce_after_blow(cr_recon_t *rc, const change_t *c, int k, double t
         seen_back = bout > 0.2 || (sp > 100.0 && (c->vout[0] * nx + c->vout[1] * ny) > 0.3 * sp);
         /* or sent into a cushion less than R away faster than the cloth can
          * stop it over that gap: it cannot have missed it */
-        must_reach = gap < rc->R && (vb * bin) * (vb * bin) > 2.0 * rc->p.accel_max_mm_s2 * gap;
+        must_reach = reaches_near_cushion(rc, vb * -bin, gap);
         if (!(bin < -0.2 && (seen_back || must_reach)))
             continue;
         if (must_reach)
@@ -2955,9 +2968,9 @@ static bool explained_already(cr_recon_t *rc, change_t *c)
     return false;
 }
 
-/* Explains a change by a collision; returns true when it found one. */
 /* Ball k, at rest, struck at t by c->ball (its path before the kink c):
- * the line of centres and the striker's speed along it (follow_blow()). */
+ * the line of centres and the striker's speed along it (follow_blow(),
+ * blow_course_cause()), and a cushion under R away that it was sent into. */
 static void set_blow(cr_recon_t *rc, int k, const change_t *c, double t)
 {
     rball_t *bk = &rc->b[k];
@@ -2990,13 +3003,14 @@ static void set_blow(cr_recon_t *rc, int k, const change_t *c, double t)
 
         rail_normal(r, &nx, &ny);
         bin = ux * nx + uy * ny;
-        if (gap < rc->R && bin < -0.2 && (vn * bin) * (vn * bin) > 2.0 * rc->p.accel_max_mm_s2 * gap &&
+        if (bin < -0.2 && reaches_near_cushion(rc, vn * -bin, gap) &&
             near_pocket(rc, bk->rx + ux * gap / -bin, bk->ry + uy * gap / -bin, 0.0, NULL) < 0)
             emit_cushion(rc, k, (cr_rail_t)r, t + gap / (vn * -bin), bk->rx + ux * gap / -bin,
                          bk->ry + uy * gap / -bin); /* not where the rail opens into a pocket */
     }
 }
 
+/* Explains a change by a collision; returns true when it found one. */
 static bool explain_collision(cr_recon_t *rc, change_t *c, bool allow_pending)
 {
     if (explained_already(rc, c))
@@ -3236,13 +3250,13 @@ static int find_cause(cr_recon_t *rc, const change_t *c, double *t_out, bool *fr
             }
             /* a ball that set off from rest touching this one (a rack)
              * did not run into it: the blow came through (cluster_cause()) */
-            if (s->t0 >= a0 - 0.5 * rc->dt) {
+            if (rc->active && s->t0 >= a0 - 0.5 * rc->dt) {
                 double e2;
                 const seg_t *pv = seg_back(bk, j + 1, &e2);
 
                 seg_eval(s, a0, &ax, &ay);
                 seg_eval(&c->before, a0, &bx, &by);
-                if (pv && pv->rest && hypot(ax - bx, ay - by) <= reach && rc->active)
+                if (pv && pv->rest && hypot(ax - bx, ay - by) <= reach)
                     continue;
             }
             tc = contact_time(&c->before, s, a0, a1, 2.0 * rc->R, &fr, &dmin, &tmin);
@@ -3697,12 +3711,6 @@ static bool seen_before(cr_recon_t *rc, const change_t *c)
     return n >= (int)floor((c->t - t0) / rc->dt) - 1;
 }
 
-/* Whether a ball other than c's was seen within reach of c's ball where it
- * started (or, a moving ball that sped up, of where it was in each frame),
- * from 0.15 s (or 4 frames) before the change up to the frame analysed:
- * reach is two radii plus the wider of 20 mm and three sigmas of both
- * positions (a glancing contact the paths did not time, a fast ball seen
- * a frame before and after the contact). */
 /* A ball struck at rest and not seen to move since (set_blow()) was on its
  * way along the line of centres: when its course from the blow, at the
  * speeds it can have had (from 5/7 of the striker's speed along the line
@@ -3734,6 +3742,12 @@ static bool blow_course_cause(cr_recon_t *rc, const change_t *c)
     return false;
 }
 
+/* Whether a ball other than c's was seen within reach of c's ball where it
+ * started (or, a moving ball that sped up, of where it was in each frame),
+ * from 0.15 s (or 4 frames) before the change up to the frame analysed:
+ * reach is two radii plus the wider of 20 mm and three sigmas of both
+ * positions (a glancing contact the paths did not time, a fast ball seen
+ * a frame before and after the contact). */
 static bool ball_came_near(cr_recon_t *rc, const change_t *c)
 {
     const double t0 = c->t - fmax(0.15, 4.0 * rc->dt);

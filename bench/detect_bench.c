@@ -37,7 +37,8 @@
  * sigma_mm flip", for pooling several clips. BENCH_DUMP=1 prints every
  * match ("dump f FRAME truth ID best ID p ... err MM dx dy uv U V r R"):
  * the id the detector's own probabilities favour, white share, colour
- * class, sigma_mm, the error and its table components, the image centre.
+ * class and how well it fits (colour_fit), sigma_mm, the error and its
+ * table components, the image centre.
  * BENCH_HINT=MM hints the detector (cr_detector_expect) before every frame
  * with each ball's true place carried on from the last two frames, shifted
  * MM in x, reach R: 0 is what a tracker that never errs would give (what
@@ -355,6 +356,7 @@ int main(int argc, char **argv)
                 hs[nh].y = 2 * a1->y - a2->y;
                 hs[nh].reach_mm = tab.ball_radius_mm;
                 hs[nh].tag = id2 + 1;
+                hs[nh].at_rest = hypot(a1->x - a2->x, a1->y - a2->y) < 0.05;
                 nh++;
             }
             cr_detector_expect(det, hs, nh);
@@ -515,11 +517,11 @@ int main(int argc, char **argv)
                     for (k = 1; k < CR_COLOUR_COUNT; k++)
                         if (dets[bi].colour_p[k] > dets[bi].colour_p[cm])
                             cm = k;
-                    printf("dump f %ld truth %2d best %2d p %.2f white %.2f colour %d p %.2f sigma %.2f err %.2f dx %.2f "
-                           "dy %.2f uv %.1f %.1f r %.1f\n",
+                    printf("dump f %ld truth %2d best %2d p %.2f white %.2f colour %d p %.2f fit %.2f sigma %.2f "
+                           "err %.2f dx %.2f dy %.2f uv %.1f %.1f r %.1f\n",
                            (long)f, id, am, dets[bi].id_p[am], dets[bi].white_frac, cm, dets[bi].colour_p[cm],
-                           dets[bi].sigma_mm, best, dets[bi].x - b->x, dets[bi].y - b->y, dets[bi].u, dets[bi].v,
-                           dets[bi].r_px);
+                           dets[bi].colour_fit, dets[bi].sigma_mm, best, dets[bi].x - b->x, dets[bi].y - b->y,
+                           dets[bi].u, dets[bi].v, dets[bi].r_px);
                 }
                 if (dets[bi].id_p[am] >= 0.5f) {
                     n_id_conf++;
@@ -555,8 +557,8 @@ int main(int argc, char **argv)
                 n_phantom++;
                 ph_rest++;
                 if (getenv("BENCH_VERBOSE"))
-                    printf("phantom frame %d at (%.1f, %.1f) px (%.1f, %.1f) score %.2f\n", f, dets[i].x, dets[i].y,
-                           dets[i].u, dets[i].v, dets[i].score);
+                    printf("phantom frame %d at (%.1f, %.1f) px (%.1f, %.1f) score %.2f colour fit %.2f\n", f,
+                           dets[i].x, dets[i].y, dets[i].u, dets[i].v, dets[i].score, dets[i].colour_fit);
             } else if (near_vis == 1) {
                 n_dup++;
                 dup_rest++;

@@ -679,7 +679,7 @@ static void test_hints(void)
                 cr_detection_t det[CR_VISION_MAX_DETECTIONS];
                 /* the 7 (5 mm off), bare cloth, beside the 1 */
                 const cr_ball_hint_t hint[3] = {
-                    {xs[2] + 4.0, ys[2] - 3.0, RB, 1}, {1300.0, 900.0, RB, 2}, {xs[1] + 20.0, ys[1], RB, 3}};
+                    {xs[2] + 4.0, ys[2] - 3.0, RB, 1, 1}, {1300.0, 900.0, RB, 2, 1}, {xs[1] + 20.0, ys[1], RB, 3, 1}};
                 int nd = 0, k;
 
                 memcpy(c.y, y0, ny), memcpy(c.u, u0, nc), memcpy(c.v, v0, nc);
@@ -720,6 +720,139 @@ static void test_hints(void)
     }
 }
 
+/* A ball blurred over one to two of its diameters (a break at 30 fps) is
+ * often fitted as two balls, one at each end of its streak, which are
+ * merged into one streak when both ends show the same ball. The blur mixes
+ * the ball's colour with the cloth's, differently at each end: the orange
+ * 5 over red cloth (noise 3.5 levels, dimmed light) can read red at one end
+ * and maroon at the other, and was reported as two balls. On six headings
+ * and lengths the streak must be one ball, within 0.4 R of where it was at
+ * mid-exposure on five of them (known weakness: where one end alone is
+ * fitted, it is reported at that end, about half the streak off). */
+static void test_streak_ends(void)
+{
+    enum { NSUB = 16, NH = 6 };
+    int hi, near = 0;
+
+    for (hi = 0; hi < NH; hi++) {
+        td_ctx_t c;
+        cr_render_ball_t still[3], sub_balls[NSUB][3];
+        cr_render_scene_t subs[NSUB];
+        cr_render_info_t info;
+        cr_yuv_image_t img;
+        cr_detector_t *d = NULL;
+        cr_detection_t det[CR_VISION_MAX_DETECTIONS];
+        const double dir = 0.4 + 1.05 * hi, x0 = 1400.0 + 60.0 * hi, y0 = 500.0 + 40.0 * hi, b = 24.0 + 8.0 * hi;
+        int nd = 0, k, found = 0;
+        double err = 0.0;
+        uint64_t noise = 91 + hi;
+
+        CU_ASSERT_FATAL(
+            td_open_lit(&c, 1280, 720, 2.0 + hi, 120.0, -0.05, CR_CLOTH_RED, 60 + hi, 0.8 + 0.08 * hi) == 0);
+        td_ball(&still[0], 5, x0, y0);
+        td_ball(&still[1], 1, 600.0, 300.0);
+        td_ball(&still[2], 8, 350.0, 950.0);
+        nd = td_first_frame(&c, still, 3, &d, det);
+        CU_ASSERT_FATAL(d != NULL);
+        td_moving_subs(still, NSUB, x0, y0, b, dir, sub_balls, subs);
+        CU_ASSERT_FATAL(td_render(&c, subs, NSUB, 1, &info, &img) == 0);
+        td_noise(c.y, (size_t)1280 * 720, 3.5, &noise);
+        td_noise(c.u, (size_t)640 * 360, 1.75, &noise);
+        td_noise(c.v, (size_t)640 * 360, 1.75, &noise);
+        CU_ASSERT_EQUAL(cr_detector_run(d, &img, det, CR_VISION_MAX_DETECTIONS, &nd), 0);
+        for (k = 0; k < nd; k++)
+            if (hypot(det[k].x - x0, det[k].y - y0) < 2.0 * RB) {
+                found++;
+                err = hypot(det[k].x - x0, det[k].y - y0);
+            }
+        CU_ASSERT_EQUAL(found, 1);
+        if (found != 1 || err >= 0.4 * RB)
+            printf("\n  heading %.2f, streak %.0f mm: found %d times, %.1f mm off", dir, 2.0 * b, found, err);
+        near += found == 1 && err < 0.4 * RB;
+        cr_detector_destroy(d);
+        td_close(&c);
+    }
+    CU_ASSERT(near >= NH - 1);
+}
+
+/* A resting maroon 7 on red cloth (sensor noise 3 levels) that the search
+ * misses is looked for where the tracker holds it. Its outline is faint
+ * and, on its shadow's side, ambiguous: the look's fit from its Hough
+ * candidate can settle a centimetre toward the shadow, where the fit from
+ * the hint's own place does not. Where the two disagree the one nearer the
+ * hint is kept (a resting ball stays where it rested): at four places on
+ * the bed, the 7 is found in at least five of six hinted frames, always
+ * within a quarter radius (it was up to 13 mm off). */
+static void test_look_at_a_resting_faint_ball(void)
+{
+    enum { NF = 6 };
+    static const struct {
+        double x, y, expo;
+        uint64_t seed, noise;
+    } cases[] = {
+        {2492.5, 746.2, 1.0, 3, 4242}, {1840.0, 700.0, 0.6, 6, 4245}, {2400.0, 200.0, 0.8, 9, 4248},
+        {1500.0, 400.0, 0.7, 11, 4250},
+    };
+    size_t ci;
+
+    for (ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+        td_ctx_t c;
+        cr_render_ball_t balls[3];
+        cr_render_scene_t sc;
+        cr_render_info_t info;
+        cr_yuv_image_t img;
+        uint8_t *y0, *u0, *v0;
+        const size_t ny = 1280 * 720, nc = 640 * 360;
+        cr_detector_t *d = NULL;
+        uint64_t x = cases[ci].noise;
+        int f, found = 0;
+        double err_max = 0.0;
+
+        CU_ASSERT_FATAL(td_open_lit(&c, 1280, 720, 3.0, 200.0, -0.08, CR_CLOTH_RED, cases[ci].seed, cases[ci].expo) ==
+                        0);
+        td_ball(&balls[0], 7, cases[ci].x, cases[ci].y);
+        td_ball(&balls[1], 9, cases[ci].x - 70.0, cases[ci].y - 25.0);
+        td_ball(&balls[2], 0, 1270.0, 635.0);
+        memset(&sc, 0, sizeof sc);
+        sc.balls = balls;
+        sc.n_balls = 3;
+        CU_ASSERT_FATAL(td_render(&c, &sc, 1, 0, &info, &img) == 0);
+        y0 = malloc(ny), u0 = malloc(nc), v0 = malloc(nc);
+        CU_ASSERT_FATAL(y0 && u0 && v0);
+        memcpy(y0, c.y, ny), memcpy(u0, c.u, nc), memcpy(v0, c.v, nc);
+        CU_ASSERT_FATAL(cr_detector_create(&c.cam, &c.tab, NULL, &d) == 0);
+        for (f = 0; f <= NF; f++) {
+            cr_detection_t det[CR_VISION_MAX_DETECTIONS];
+            const cr_ball_hint_t hint = {cases[ci].x, cases[ci].y, 0.5 * RB, 1, 1};
+            int nd = 0, k;
+
+            memcpy(c.y, y0, ny), memcpy(c.u, u0, nc), memcpy(c.v, v0, nc);
+            td_noise(c.y, ny, 3.0, &x);
+            td_noise(c.u, nc, 1.5, &x);
+            td_noise(c.v, nc, 1.5, &x);
+            if (f > 0)
+                CU_ASSERT_EQUAL(cr_detector_expect(d, &hint, 1), 0);
+            CU_ASSERT_EQUAL(cr_detector_run(d, &img, det, CR_VISION_MAX_DETECTIONS, &nd), 0);
+            for (k = 0; k < nd && f > 0; k++) {
+                double e = hypot(det[k].x - cases[ci].x, det[k].y - cases[ci].y);
+
+                if (e < RB) {
+                    found++;
+                    err_max = fmax(err_max, e);
+                }
+            }
+        }
+        CU_ASSERT(found >= NF - 1);
+        CU_ASSERT(err_max < 0.25 * RB);
+        if (found < NF - 1 || err_max >= 0.25 * RB)
+            printf("\n  the 7 at (%.0f, %.0f): found in %d of %d hinted frames, %.1f mm off at most", cases[ci].x,
+                   cases[ci].y, found, NF, err_max);
+        cr_detector_destroy(d);
+        free(y0), free(u0), free(v0);
+        td_close(&c);
+    }
+}
+
 /* Where a hint finds no ball, the detector says whether its place shows the
  * background (cr_detector_bare): the place of a ball taken away, and bare
  * cloth, do; a place under the cue does not (something covers it). Balls
@@ -735,7 +868,8 @@ static void test_bare_places(void)
     cr_detector_t *d = NULL;
     cr_detection_t det[CR_VISION_MAX_DETECTIONS];
     /* the 5's place, a place on the cue 200 mm behind its tip, bare cloth */
-    const cr_ball_hint_t hint[3] = {{1800.0, 300.0, RB / 2, 1}, {752.0, 768.0, RB / 2, 2}, {1300.0, 900.0, RB / 2, 3}};
+    const cr_ball_hint_t hint[3] = {
+        {1800.0, 300.0, RB / 2, 1, 1}, {752.0, 768.0, RB / 2, 2, 1}, {1300.0, 900.0, RB / 2, 3, 1}};
     int nd = 0, frame, i, tags[8], nt;
 
     CU_ASSERT_FATAL(td_open(&c, 640, 360, 4.0, 60.0, -0.1, CR_CLOTH_GREEN, 13) == 0);
@@ -840,7 +974,9 @@ int cr_test_register_detect(void)
         !CU_add_test(s, "a ball smeared over two diameters", test_long_smear) ||
         !CU_add_test(s, "ball of the cloth's colour, noise only", test_low_contrast) ||
         !CU_add_test(s, "a ball the search misses is found where the tracker expects it", test_hints) ||
-        !CU_add_test(s, "a hint's place that shows the background is bare", test_bare_places))
+        !CU_add_test(s, "a hint's place that shows the background is bare", test_bare_places) ||
+        !CU_add_test(s, "a resting faint ball looked for stays where it rests", test_look_at_a_resting_faint_ball) ||
+        !CU_add_test(s, "a streak whose ends read as different colours is one ball", test_streak_ends))
         return -1;
     return 0;
 }

@@ -104,8 +104,8 @@ static const cr_ball_obs_t *nearest(const cr_ball_frame_t *f, double x, double y
 }
 
 /* Hints for the detector: where the tracker expects each confirmed ball in
- * the next frame (a resting ball where it rests, reach half a radius; a
- * rolling one ahead on its course, reach a radius), each with its own
+ * the next frame (a resting ball where it rests, reach half a radius,
+ * marked at rest; a rolling one ahead on its course, reach a radius), each with its own
  * tag; a detection found for one hint goes to that track alone (never to
  * another, never a new track). */
 static void test_expect_hints(void)
@@ -146,6 +146,7 @@ static void test_expect_hints(void)
     CU_ASSERT_FATAL(i3 >= 0 && i1 >= 0);
     CU_ASSERT(fabs(h[i3].reach_mm - 0.5 * R_MM) < 1e-9);
     CU_ASSERT(fabs(h[i1].reach_mm - R_MM) < 1e-9);
+    CU_ASSERT(h[i3].at_rest == 1 && h[i1].at_rest == 0);
     CU_ASSERT(h[i3].tag != 0 && h[i1].tag != 0 && h[i3].tag != h[i1].tag);
     /* frames 10-11: the 3 is not seen by itself; a detection where it rests,
      * looked for the 1, is not the 3's (nor a new ball) */
@@ -1101,6 +1102,86 @@ static void test_pocketed_number_stays_out(void)
         printf("\n  the hand was named the pocketed 1 in %d of %d frames", s.blob_named_1, s.blob_frames);
 }
 
+/* ------------------------ a hand surely "orange" is no ball of the set */
+
+typedef struct {
+    double fit; /* the blob's colour fit (cr_detection_t.colour_fit) */
+    int blob_frames, blob_named_5, blob_named_0;
+} skin_t;
+
+/* 9-ball: the 5 rolls into the foot-left pocket, then the cue ball into the
+ * foot-right one (in hand: not yet put down); later a blob whose colour
+ * probabilities surely say orange (skin against the ball classes: the
+ * same hue as the orange ball) moves through the aim for six seconds. With
+ * the colour of skin (fit -2: no ball's saturation) it is no ball of the
+ * set: never the pocketed 5, nor the cue ball in hand; with the orange
+ * ball's own colour (fit 0: the 5 put back on the table) it is the 5
+ * again, as before. */
+static void skin_gen(void *u, int k, cr_detection_t *d, int *n)
+{
+    static const double rest[5][2] = {{1500, 300}, {1700, 900}, {1200, 1000}, {1900, 500}, {900, 300}};
+    const skin_t *s = u;
+
+    *n = 0;
+    for (int b = 0; b < 5; b++)
+        d[(*n)++] = det_of(6 + b % 4, rest[b][0], rest[b][1], -1);
+    if (k < 60)
+        d[(*n)++] = det_of(5, 2300, 240, -1);
+    else if (k < 60 + 24)
+        d[(*n)++] = det_of(5, 2300 + 10.0 * (k - 60), 240 - 10.0 * (k - 60), -1);
+    if (k < 100)
+        d[(*n)++] = det_of(0, 2300, 1030, -1);
+    else if (k < 100 + 22)
+        d[(*n)++] = det_of(0, 2300 + 10.0 * (k - 100), 1030 + 10.0 * (k - 100), -1);
+    if (k >= 150 && k < 330) {
+        cr_detection_t *o = &d[(*n)++];
+
+        *o = det_of(5, 550 + 40.0 * sin((k - 150) * 0.2), 950, 0.0);
+        o->colour_p[CR_COLOUR_ORANGE] = 0.9f;
+        o->colour_fit = (float)s->fit;
+        o->score = 0.7f;
+    }
+}
+
+static void skin_check(void *u, const cr_ball_frame_t *f)
+{
+    skin_t *s = u;
+    const cr_ball_obs_t *o;
+
+    if (f->frame < 150 || f->frame >= 330)
+        return;
+    o = nearest(f, 550 + 40.0 * sin(((double)f->frame - 150) * 0.2), 950, 10);
+    if (!o)
+        return;
+    s->blob_frames++;
+    s->blob_named_5 += o->id == 5;
+    s->blob_named_0 += o->id == 0;
+}
+
+static void test_skin_no_ball_of_the_set(void)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        skin_t s;
+        cr_track_params_t p;
+
+        memset(&s, 0, sizeof(s));
+        s.fit = pass == 0 ? -2.0 : 0.0;
+        cr_track_params_defaults(&p);
+        p.delay_frames = 4;
+        p.id_set = 0x3FF;
+        CU_ASSERT_EQUAL(run_tracker(&p, 30, 360, skin_gen, skin_check, &s), 360);
+        CU_ASSERT(s.blob_frames > 150);
+        CU_ASSERT_EQUAL(s.blob_named_0, 0);
+        if (pass == 0)
+            CU_ASSERT_EQUAL(s.blob_named_5, 0);
+        if (pass == 1)
+            CU_ASSERT(s.blob_named_5 > s.blob_frames / 2);
+        if (s.blob_named_0 || (pass == 0 && s.blob_named_5) || (pass == 1 && s.blob_named_5 <= s.blob_frames / 2))
+            printf("\n  colour fit %.0f: named the pocketed 5 in %d, the cue ball in %d of %d frames", s.fit,
+                   s.blob_named_5, s.blob_named_0, s.blob_frames);
+    }
+}
+
 /* ------------------------------- lost beside a pocket, rolling away from it */
 
 typedef struct {
@@ -1504,6 +1585,7 @@ int cr_test_register_track(void)
         !CU_add_test(s, "a blob seen beside a ball does not take its id", test_blob_beside_does_not_take_id) ||
         !CU_add_test(s, "a ball struck hard at 30 fps keeps its track", test_struck_hard_at_30) ||
         !CU_add_test(s, "a pocketed ball's number stays out", test_pocketed_number_stays_out) ||
+        !CU_add_test(s, "a hand of the orange ball's hue is no ball of the set", test_skin_no_ball_of_the_set) ||
         !CU_add_test(s, "a ball lost beside a pocket rolling away is not pocketed",
                      test_lost_beside_a_pocket_not_pocketed) ||
         !CU_add_test(s, "pocketed ball is GONE", test_pocketed_ball_gone) ||

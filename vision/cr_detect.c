@@ -1324,6 +1324,7 @@ static double cr_det_identify(cr_detector_t *d, const cr_yuv_image_t *img, cr_de
         for (k = 0; k < CR_VISION_MAX_BALLS; k++)
             o->id_p[k] = 1.0f / CR_VISION_MAX_BALLS;
         o->white_frac = 0.0f;
+        o->colour_fit = 0.0f;
         return n ? 1.0 - (double)n_cloth / n : 0.0;
     }
     wf = (double)n_white / nv;
@@ -1377,6 +1378,13 @@ static double cr_det_identify(cr_detector_t *d, const cr_yuv_image_t *img, cr_de
         for (k = 0; k < CR_COLOUR_COUNT; k++)
             if (lw[k] > mx)
                 mx = lw[k];
+        /* how well the best class fits, for telling a ball from something
+         * of no ball's colour (skin, a cue's wood); the black class's own
+         * term is strict (a black ball mirrors the cloth at its limb), so
+         * here its width is doubled */
+        o->colour_fit = (float)mx;
+        if (n_col + n_dark > 0 && 1.0 - wf > 0.05)
+            o->colour_fit = (float)fmax(o->colour_fit, -0.5 * pow((1.0 - dark_frac / (1.0 - wf)) / 0.5, 2.0));
         for (k = 0; k < CR_COLOUR_COUNT; k++)
             s += lw[k] = exp(lw[k] - mx);
         for (k = 0; k < CR_COLOUR_COUNT; k++)
@@ -1707,7 +1715,10 @@ static int cr_det_merge_streaks(cr_detector_t *d, const cr_yuv_image_t *img, cr_
 
                 if (D < 1.2 * r || D > 8.0 * r || D <= best || (reuse[i] && reuse[j]))
                     continue;
-                /* both ends show the same ball */
+                /* both ends show the same ball: the same colour class, or
+                 * nearly the same colour distribution (a streak's blur mixes
+                 * the ball with the cloth: orange over red cloth reads red at
+                 * one end and maroon at the other) */
                 {
                     int ci = 0, cj = 0, c;
                     double same = 0.0;
@@ -1717,7 +1728,7 @@ static int cr_det_merge_streaks(cr_detector_t *d, const cr_yuv_image_t *img, cr_
                         cj = dets[j].colour_p[c] > dets[j].colour_p[cj] ? c : cj;
                         same += sqrt(dets[i].colour_p[c] * dets[j].colour_p[c]);
                     }
-                    if (ci != cj || same < 0.5 || fabs(dets[i].white_frac - dets[j].white_frac) > 0.3)
+                    if ((ci != cj && same < 0.8) || same < 0.5 || fabs(dets[i].white_frac - dets[j].white_frac) > 0.3)
                         continue;
                 }
                 au = du / D, av = dv / D;
@@ -2224,12 +2235,43 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
                     break;
             found = b == nd;
         }
+        /* a resting ball: the fit from the hint's own place too; where it
+         * settles elsewhere, the outline is ambiguous (a ball of the
+         * cloth's colour beside its shadow, whose edge a look weighs
+         * fully): the one nearer the hint is kept, uncertain by half their
+         * distance (not for a rolling ball: the hint is a prediction, and
+         * the fit nearer it would bend the path toward it) */
+        if (found && ht->at_rest) {
+            cr_det_cand_t ch = {u, v, 0.0};
+            cr_detection_t alt;
+
+            if (cr_det_refine(d, img, &ch, &alt) && alt.score >= d->p.min_score && alt.blur_dx == 0.0 &&
+                alt.blur_dy == 0.0 && hypot(alt.x - ht->x, alt.y - ht->y) <= ht->reach_mm) {
+                double sep = hypot(alt.x - det.x, alt.y - det.y);
+
+                for (b = 0; b < nd; b++)
+                    if (d->dets[b].score >= d->p.min_score &&
+                        hypot(alt.x - d->dets[b].x, alt.y - d->dets[b].y) < 1.8 * R)
+                        break;
+                if (b == nd && sep * det.r_px / R > fmax(1.0, 0.1 * det.r_px)) {
+                    if (hypot(alt.x - ht->x, alt.y - ht->y) < hypot(det.x - ht->x, det.y - ht->y))
+                        det = alt;
+                    det.sigma_mm = hypot(det.sigma_mm, 0.5 * sep);
+                }
+            }
+        }
         d->looking = 0;
         if (found) {
             cr_det_identify(d, img, &det);
             det.hint_tag = ht->tag;
-            d->reuse[nd] = 0;
-            d->dets[nd++] = det;
+            /* it takes the place of a faint fit of the same ball */
+            for (b = 0; b < nd; b++)
+                if (d->dets[b].score < d->p.min_score && hypot(det.x - d->dets[b].x, det.y - d->dets[b].y) < 1.8 * R)
+                    break;
+            if (b == nd)
+                nd++;
+            d->reuse[b] = 0;
+            d->dets[b] = det;
         } else {
             float sh = cr_det_fg_share(d, u, v, rp);
 

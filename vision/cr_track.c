@@ -41,6 +41,8 @@ typedef struct {
     double q_seg;    /* the view of the present straight roll (0..1) */
     double n_white;  /* frames looking like the cue ball */
     double q_white;  /* independent views looking like the cue ball (all white) */
+    double n_fit;    /* sharp frames whose colour was measured */
+    double n_off;    /* ... of them, those whose colour fits no ball's (COLOUR_OFF) */
 } ev_t;
 
 typedef struct {
@@ -744,6 +746,11 @@ static int count_live(const cr_tracker_t *tr)
  * per frame times that): a stripe showing its band at rest for a minute is
  * one sighting, not 1800. */
 #define VIEW_LOOK_FRAMES 3.0
+/* A sharp detection whose colour fits no ball's (cr_detection_t.colour_fit
+ * below this: a standard deviation and three quarters off every class, as
+ * skin is off the orange's saturation) is none of the balls; a track seen
+ * so in at least half of its views is no ball's (ball_like()). */
+#define COLOUR_OFF (-1.5)
 /* Share of a stripe's frames that show mostly white (seen near a pole),
  * for its colour likelihood. */
 #define STRIPE_WHITE_SHARE 0.3
@@ -766,6 +773,8 @@ static void view_apply(trk_t *k, double sign, double view_frames)
     k->ev.n_stripe += f * k->vw.n_stripe;
     k->ev.n_solid += f * k->vw.n_solid;
     k->ev.n_white += f * k->vw.n_white;
+    k->ev.n_fit += f * k->vw.n_fit;
+    k->ev.n_off += f * k->vw.n_off;
 }
 
 /* moved: mm since the track's last detection; step: mm per frame interval
@@ -803,6 +812,8 @@ static void add_evidence(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, do
      * was taken for the 12. Seeing a stripe is near-proof, so it counts
      * only from frames sharper than that */
     if (!(streak > R)) {
+        k->vw.n_fit += 1;
+        k->vw.n_off += d->colour_fit < COLOUR_OFF;
         look = look_of(tr, d);
         if (look == LOOK_CUE) {
             k->vw.n_white += 1;
@@ -1032,6 +1043,8 @@ static void merge_into(cr_tracker_t *tr, int h, int n)
     H->ev.n_white += N->ev.n_white;
     H->ev.q_white += N->ev.q_white;
     H->ev.n_solid += N->ev.n_solid;
+    H->ev.n_fit += N->ev.n_fit;
+    H->ev.n_off += N->ev.n_off;
     H->snap_on = false;
     H->status = N->status;
     H->hits += N->hits;
@@ -1434,6 +1447,15 @@ static double id_loglik(const trk_t *k, int id, double cap)
     return stripe_colour_ll_ev(&k->ev, id_colour[id], cap) - so - wh;
 }
 
+/* Do track k's looks fit a ball's colour (in more than half of its sharp
+ * views, or too few seen to tell)? A hand on the cue's butt is skin, which
+ * reads "surely orange" against the other classes but fits the orange
+ * ball's saturation no better than two standard deviations. */
+static bool ball_like(const trk_t *k)
+{
+    return k->ev.n_fit < 2.0 || k->ev.n_off < 0.5 * k->ev.n_fit;
+}
+
 /* The id a track's own evidence points to, and by how many nats it beats
  * the next id of the set (-1 when the set is empty). */
 static int own_best(const cr_tracker_t *tr, const trk_t *k, double *margin)
@@ -1623,8 +1645,16 @@ static void assign_ids(cr_tracker_t *tr)
         for (int id = 0; id < TRK_IDS; id++)
             if (tr->p.id_set & (1u << id))
                 mx = fmax(mx, id_loglik(k, id, tr->p.colour_cap));
+        /* a track whose looks fit no ball's colour (skin: a hand on the
+         * cue's butt) is none of the set: no id, the cue ball's included
+         * (a hand moving about while the cue ball is in hand took its id
+         * for a frame, and its stroke practice read as strokes) */
+        const bool none = !ball_like(k);
+
         for (int id = 0; id < TRK_IDS; id++) {
-            a[i * m + id] = (tr->p.id_set & (1u << id)) ? mx - id_loglik(k, id, tr->p.colour_cap) : BIG;
+            a[i * m + id] = (tr->p.id_set & (1u << id)) && !none ? mx - id_loglik(k, id, tr->p.colour_cap) : BIG;
+            if (none)
+                continue;
             /* a pocketed ball's id: taking it means that ball came back
              * (racked or spotted), as unlikely as a hidden track being
              * stale; for a ball seen now whose own looks do not surely name
@@ -1981,6 +2011,7 @@ int cr_tracker_expect(const cr_tracker_t *tr, double t_s, cr_ball_hint_t *out, i
     for (int s = 0; s < TRK_SLOTS && n < max; s++) {
         const trk_t *k = &tr->trk[s];
         double px, py, reach = R;
+        int at_rest = 0;
 
         if (k->state != SLOT_LIVE || k->status == CR_BALL_GONE)
             continue;
@@ -1989,16 +2020,20 @@ int cr_tracker_expect(const cr_tracker_t *tr, double t_s, cr_ball_hint_t *out, i
              * then found by the search, or lost) */
             px = k->zx, py = k->zy;
             reach = 0.5 * R;
+            at_rest = 1;
         } else {
             double sp = hypot(k->vx, k->vy);
 
             predict(tr, k, t_s, &px, &py);
-            if (k->status == CR_BALL_HIDDEN)
+            if (k->status == CR_BALL_HIDDEN) {
                 reach = fmin(R + 0.1 * sp * (t_s - k->t_seen), 2.0 * R);
-            else if (sp < 50.0)
+            } else if (sp < 50.0) {
                 reach = 0.5 * R;
+                at_rest = 1;
+            }
         }
         out[n].x = px, out[n].y = py, out[n].reach_mm = reach, out[n].tag = s + 1;
+        out[n].at_rest = at_rest;
         n++;
     }
     return n;

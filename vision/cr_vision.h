@@ -70,6 +70,8 @@ typedef struct {
     float visible;     /* 0..1: share of the disc seen (hand, cue, arm, pocket jaw) */
     float colour_p[CR_COLOUR_COUNT]; /* colour class probabilities (sum 1) */
     float white_frac;  /* share of the seen disc that is white (stripe evidence) */
+    float colour_fit;  /* log-likelihood of the colour class that fits best (0: a ball's
+                          colour as expected; -2: two standard deviations off every class) */
     float fg_share;    /* share of the coarse samples within 0.8 R of the centre that differ
                           from the background (-1: too few in view) */
     float id_p[CR_VISION_MAX_BALLS]; /* this frame alone: probability of each id 0..15 */
@@ -83,12 +85,14 @@ typedef struct {
 #define CR_VISION_BARE_SHARE 0.1
 
 /* A ball the tracker expects to see in the next frame (a hint for the
- * detector): table mm, how far from there it may be, and the tracker's tag
- * (not 0) for the ball, copied into what is found there. */
+ * detector): table mm, how far from there it may be, the tracker's tag
+ * (not 0) for the ball, copied into what is found there, and whether it
+ * rests there (1: held still; 0: on its way, the place a prediction). */
 typedef struct {
     double x, y;
     double reach_mm;
     int tag;
+    int at_rest;
 } cr_ball_hint_t;
 
 /* Where a tracked ball is. */

@@ -1700,8 +1700,13 @@ static double stop_time(cr_recon_t *rc, int i, long a, double *ts)
 /* How long a lost ball's course is waited on past the pocket mouth before
  * it is taken to have dropped, s (the tracker may find it again). */
 #define LOST_WAIT_S 0.25
+/* The longest a lost ball's course from its raw sightings looks back, s. */
+#define LOST_RAW_S 0.25
 /* Confidence of a pocket inferred from a lost ball's course (not seen to drop). */
 #define LOST_POCKET_CONF 0.75
+/* How long a lost ball is waited on at most, s: then it is gone (dropped
+ * where its course led, or nowhere known). */
+#define LOST_GIVE_S 2.0
 
 /* How long a ball starting at v and slowing by dec takes to go d (until it
  * stops, if d is beyond its reach). */
@@ -1759,6 +1764,47 @@ static int course_pocket(const cr_recon_t *rc, int i, double x0, double y0, doub
     return what;
 }
 
+/* The straight line (constant velocity) through ball i's sightings in the
+ * LOST_RAW_S up to tl, since its last reported contact (a collision or a
+ * cushion): its place (*x, *y) and velocity at tl, the sightings used (at
+ * least 4, else false) and the time they span. */
+static bool raw_course(cr_recon_t *rc, int i, double tl, double *x, double *y, double *vx, double *vy, int *n_out,
+                       double *span)
+{
+    const rball_t *b = &rc->b[i];
+    double lo = tl - LOST_RAW_S, st = 0, sx = 0, sy = 0, stt = 0, stx = 0, sty = 0, t_first = tl, den;
+    long k;
+    int n = 0, r, q;
+
+    for (r = 0; r < CR_RAIL_COUNT; r++)
+        if (b->t_cush[r] != 0 && b->t_cush[r] <= tl && b->t_cush[r] > lo)
+            lo = b->t_cush[r];
+    for (q = 0; q < rc->n_recent; q++)
+        if ((rc->recent[q].a == i || rc->recent[q].b == i) && rc->recent[q].t <= tl && rc->recent[q].t > lo)
+            lo = rc->recent[q].t;
+    for (k = rc->n_frames - 1; frame_ok(rc, k) && frm(rc, k)->t > lo; k--) {
+        const rframe_t *f = frm(rc, k);
+        double t;
+
+        if (f->t > tl + 1e-9 || f->st[i] != OB_SEEN)
+            continue;
+        t = f->t - tl;
+        st += t, sx += f->x[i], sy += f->y[i], stt += t * t, stx += t * f->x[i], sty += t * f->y[i];
+        t_first = f->t;
+        n++;
+    }
+    den = n * stt - st * st;
+    if (n < 4 || den <= 0.0)
+        return false;
+    *vx = (n * stx - st * sx) / den;
+    *vy = (n * sty - st * sy) / den;
+    *x = (sx - *vx * st) / n;
+    *y = (sy - *vy * st) / n;
+    *n_out = n;
+    *span = tl - t_first;
+    return true;
+}
+
 /* Where a ball lost at tl (its last sighting) was going: straight on from
  * there at its fitted velocity, slowing at its fitted rate (at least
  * LOST_DEC_MIN), until it stops. Sets b->lost_pk to the pocket whose mouth
@@ -1771,24 +1817,36 @@ static void lost_course(cr_recon_t *rc, int i, double tl, double sigma)
     rball_t *b = &rc->b[i];
     const seg_t *s = cur_seg(b);
     double x0, y0, vx, vy, v, ux, uy, dec, span, dth, d = 0.0, dd;
-    int k, pk;
+    int k, pk, n;
 
     if (!s->rest && s->n < 4 && b->lost_pk >= 0 && s->t0 <= b->lc_seen + 0.5 * rc->dt)
         return; /* seen again on its course for a moment since it was lost: that course */
     b->lost_pk = -1;
-    if (s->rest || s->n < 4)
+    if (s->rest)
         return;
-    span = tl - s->t0;
     seg_eval(s, tl, &x0, &y0);
+    span = tl - s->t0;
+    n = s->n;
     seg_vel(s, tl, &vx, &vy);
+    dec = -1.0;
+    if (n < 4) {
+        /* a path of a few samples since its fit wavered (a ball of the
+         * cloth's colour, its outline faint, splits its path at every
+         * waver): the straight line through its sightings since its last
+         * contact, over LOST_RAW_S at most */
+        if (!raw_course(rc, i, tl, &x0, &y0, &vx, &vy, &n, &span))
+            return;
+        dec = LOST_DEC_MIN;
+    }
     v = hypot(vx, vy);
     if (v < 1e-6 || span <= 0.0)
         return;
     ux = vx / v;
     uy = vy / v;
-    dec = fmin(fmax(-(s->a[0] * ux + s->a[1] * uy), LOST_DEC_MIN), rc->p.accel_max_mm_s2);
+    if (dec < 0.0)
+        dec = fmin(fmax(-(s->a[0] * ux + s->a[1] * uy), LOST_DEC_MIN), rc->p.accel_max_mm_s2);
     /* a line's slope from n samples over span: sigma * sqrt(12 / n) / span */
-    dth = 3.0 * sigma * sqrt(12.0 / s->n) / (v * span);
+    dth = 3.0 * sigma * sqrt(12.0 / n) / (v * span);
     if (dth > 0.5)
         return;
     pk = course_pocket(rc, i, x0, y0, ux, uy, v, dec, &d);
@@ -1811,6 +1869,19 @@ static void lost_course(cr_recon_t *rc, int i, double tl, double sigma)
     b->lc_v = v;
     b->lc_dec = dec;
     b->lc_len = d;
+}
+
+/* Whether every ball but i has stopped or is gone (or is lost itself and
+ * waits on its own course into a pocket): the shot is over but for i. */
+static bool others_settled(const cr_recon_t *rc, int i)
+{
+    for (int j = 0; j < NB; j++) {
+        const rball_t *o = &rc->b[j];
+
+        if (j != i && (o->state == B_MOVING || (o->state == B_LOST && !o->lost_blow && o->lost_pk < 0)))
+            return false;
+    }
+    return true;
 }
 
 /* Whether a ball is seen at frame a where the lost ball i would be on its
@@ -2777,6 +2848,17 @@ static double hitter_score(cr_recon_t *rc, const change_t *c, int k, bool allow_
 
                 seg_vel(cands[q], tc, &hv[0], &hv[1]);
                 if (2.0 * hypot(hv[0], hv[1]) + 300.0 < hypot(c->vout[0], c->vout[1]))
+                    continue;
+            }
+            /* between shots a hitter comes from somewhere: a path of less
+             * than a radius up to the contact is a resting ball's fit
+             * wavering beside the cue ball as the cue strikes it (a green
+             * ball on green cloth), not a ball that rolled into it */
+            if (!rc->active && !fr && !cands[q]->rest) {
+                double sx, sy;
+
+                seg_eval(cands[q], cands[q]->t0, &sx, &sy);
+                if (hypot(ax - sx, ay - sy) < rc->R)
                     continue;
             }
         }
@@ -4390,9 +4472,13 @@ static void analyse(cr_recon_t *rc, long a)
                 /* decided when the others rest (maybe_rest()) */
             } else if (b->lost_pk >= 0 && lost_course_met(rc, i, a, false)) {
                 b->lost_pk = -1;
-            } else if (b->lost_pk >= 0 && f->t > b->lost_tc + LOST_WAIT_S) {
+            } else if (b->lost_pk >= 0 && f->t > b->lost_tc + LOST_WAIT_S &&
+                       (others_settled(rc, i) || f->t - b->t_lost > LOST_GIVE_S)) {
                 /* not seen again by the time its course took it through a
-                 * pocket's mouth and beyond: it dropped there (unseen) */
+                 * pocket's mouth and beyond, nor while the other balls
+                 * still rolled (a ball that rattled in the jaws and came
+                 * back out is found again then): it dropped there
+                 * (unseen) */
                 cr_event_t ev;
 
                 cr_event_init(&ev, CR_EV_POCKET);
@@ -4404,7 +4490,7 @@ static void analyse(cr_recon_t *rc, long a)
                 queue_event(rc, &ev);
                 b->state = B_GONE;
                 b->t_gone = b->lost_tc;
-            } else if (f->t - b->t_lost > 2.0) {
+            } else if (f->t - b->t_lost > LOST_GIVE_S) {
                 b->state = B_GONE;
             }
             break;

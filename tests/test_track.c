@@ -1182,6 +1182,65 @@ static void test_skin_no_ball_of_the_set(void)
     }
 }
 
+/* ------------------------- a ball poorly seen while struck is named again */
+
+typedef struct {
+    int rest_frames, named_9;
+} poor_t;
+
+/* 8-ball: the 9 rests, is struck and rolls for a second among other balls,
+ * its colour unlike any ball's in every sharp frame (mixed with its
+ * neighbours' and the cloth's: fit -2), then rests again and looks like the
+ * 9 (fit 0). A ball poorly seen for a while is no hand: once it rests it is
+ * the 9 again. */
+static void poor_gen(void *u, int k, cr_detection_t *d, int *n)
+{
+    static const double rest[4][2] = {{1500, 300}, {1700, 900}, {1200, 1000}, {900, 300}};
+
+    (void)u;
+    *n = 0;
+    for (int b = 0; b < 4; b++)
+        d[(*n)++] = det_of(b == 0 ? 0 : 2 + b, rest[b][0], rest[b][1], -1);
+    if (k < 60) {
+        d[(*n)++] = det_of(9, 600, 600, -1);
+    } else {
+        const double s = fmin(k - 60, 30);
+        cr_detection_t *o = &d[(*n)++];
+
+        *o = det_of(9, 600 + 20.0 * s, 600, -1);
+        if (k < 90)
+            o->colour_fit = -2.0f;
+    }
+}
+
+static void poor_check(void *u, const cr_ball_frame_t *f)
+{
+    poor_t *s = u;
+    const cr_ball_obs_t *o;
+
+    if (f->frame < 150)
+        return;
+    o = nearest(f, 1200, 600, 10);
+    s->rest_frames++;
+    s->named_9 += o && o->id == 9;
+}
+
+static void test_poorly_seen_ball_named_again(void)
+{
+    poor_t s;
+    cr_track_params_t p;
+
+    memset(&s, 0, sizeof(s));
+    cr_track_params_defaults(&p);
+    p.delay_frames = 4;
+    p.id_set = 0xFFFF;
+    CU_ASSERT_EQUAL(run_tracker(&p, 30, 300, poor_gen, poor_check, &s), 300);
+    CU_ASSERT(s.rest_frames > 100);
+    CU_ASSERT_EQUAL(s.named_9, s.rest_frames);
+    if (s.named_9 != s.rest_frames)
+        printf("\n  at rest again, named the 9 in %d of %d frames", s.named_9, s.rest_frames);
+}
+
 /* ------------------------------- lost beside a pocket, rolling away from it */
 
 typedef struct {
@@ -1586,6 +1645,7 @@ int cr_test_register_track(void)
         !CU_add_test(s, "a ball struck hard at 30 fps keeps its track", test_struck_hard_at_30) ||
         !CU_add_test(s, "a pocketed ball's number stays out", test_pocketed_number_stays_out) ||
         !CU_add_test(s, "a hand of the orange ball's hue is no ball of the set", test_skin_no_ball_of_the_set) ||
+        !CU_add_test(s, "a ball poorly seen while struck is named again at rest", test_poorly_seen_ball_named_again) ||
         !CU_add_test(s, "a ball lost beside a pocket rolling away is not pocketed",
                      test_lost_beside_a_pocket_not_pocketed) ||
         !CU_add_test(s, "pocketed ball is GONE", test_pocketed_ball_gone) ||

@@ -42,7 +42,7 @@ typedef struct {
     double n_white;  /* frames looking like the cue ball */
     double q_white;  /* independent views looking like the cue ball (all white) */
     double n_fit;    /* sharp frames whose colour was measured */
-    double n_off;    /* ... of them, those whose colour fits no ball's (COLOUR_OFF) */
+    double off_avg;  /* share of the recent ones whose colour fits no ball's (COLOUR_OFF) */
 } ev_t;
 
 typedef struct {
@@ -749,8 +749,11 @@ static int count_live(const cr_tracker_t *tr)
 /* A sharp detection whose colour fits no ball's (cr_detection_t.colour_fit
  * below this: a standard deviation and three quarters off every class, as
  * skin is off the orange's saturation) is none of the balls; a track seen
- * so in at least half of its views is no ball's (ball_like()). */
+ * so in at least half of its recent sharp frames (a running mean over about
+ * OFF_FRAMES) is no ball's (ball_like()). Recent ones: a ball's fit is poor
+ * while it is struck among others, and fine once it rests. */
 #define COLOUR_OFF (-1.5)
+#define OFF_FRAMES 10.0
 /* Share of a stripe's frames that show mostly white (seen near a pole),
  * for its colour likelihood. */
 #define STRIPE_WHITE_SHARE 0.3
@@ -773,8 +776,6 @@ static void view_apply(trk_t *k, double sign, double view_frames)
     k->ev.n_stripe += f * k->vw.n_stripe;
     k->ev.n_solid += f * k->vw.n_solid;
     k->ev.n_white += f * k->vw.n_white;
-    k->ev.n_fit += f * k->vw.n_fit;
-    k->ev.n_off += f * k->vw.n_off;
 }
 
 /* moved: mm since the track's last detection; step: mm per frame interval
@@ -812,8 +813,8 @@ static void add_evidence(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, do
      * was taken for the 12. Seeing a stripe is near-proof, so it counts
      * only from frames sharper than that */
     if (!(streak > R)) {
-        k->vw.n_fit += 1;
-        k->vw.n_off += d->colour_fit < COLOUR_OFF;
+        k->ev.n_fit += 1;
+        k->ev.off_avg += ((d->colour_fit < COLOUR_OFF) - k->ev.off_avg) / fmin(k->ev.n_fit, OFF_FRAMES);
         look = look_of(tr, d);
         if (look == LOOK_CUE) {
             k->vw.n_white += 1;
@@ -1044,7 +1045,7 @@ static void merge_into(cr_tracker_t *tr, int h, int n)
     H->ev.q_white += N->ev.q_white;
     H->ev.n_solid += N->ev.n_solid;
     H->ev.n_fit += N->ev.n_fit;
-    H->ev.n_off += N->ev.n_off;
+    H->ev.off_avg = N->ev.off_avg;
     H->snap_on = false;
     H->status = N->status;
     H->hits += N->hits;
@@ -1447,13 +1448,13 @@ static double id_loglik(const trk_t *k, int id, double cap)
     return stripe_colour_ll_ev(&k->ev, id_colour[id], cap) - so - wh;
 }
 
-/* Do track k's looks fit a ball's colour (in more than half of its sharp
- * views, or too few seen to tell)? A hand on the cue's butt is skin, which
- * reads "surely orange" against the other classes but fits the orange
- * ball's saturation no better than two standard deviations. */
+/* Do track k's looks fit a ball's colour (in more than half of its recent
+ * sharp frames, or too few seen to tell)? A hand on the cue's butt is skin,
+ * which reads "surely orange" against the other classes but fits the
+ * orange ball's saturation no better than two standard deviations. */
 static bool ball_like(const trk_t *k)
 {
-    return k->ev.n_fit < 2.0 || k->ev.n_off < 0.5 * k->ev.n_fit;
+    return k->ev.n_fit < 3.0 || k->ev.off_avg < 0.5;
 }
 
 /* The id a track's own evidence points to, and by how many nats it beats

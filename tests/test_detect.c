@@ -247,6 +247,49 @@ static void td_moving_subs(const cr_render_ball_t still[3], int nsub, double x, 
     }
 }
 
+/* Adds zero-mean noise of about sigma levels (sum of four uniforms) to a
+ * plane; x is the generator's state. */
+static void td_noise(uint8_t *p, size_t n, double sigma, uint64_t *x)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        double e = 0.0, v;
+        int k;
+
+        for (k = 0; k < 4; k++) {
+            *x = *x * 6364136223846793005ull + 1442695040888963407ull;
+            e += (double)(*x >> 11) / 9007199254740992.0 - 0.5;
+        }
+        v = p[i] + e * sigma * 1.732;
+        p[i] = (uint8_t)(v < 0.0 ? 0.0 : (v > 255.0 ? 255.0 : v + 0.5));
+    }
+}
+
+/* Renders frame 1, in which ball 0 of the three still ones moves through
+ * (x, y) by +-b mm along heading dir over nsub (at most 16) sub-frames,
+ * with sensor noise of about sigma levels on luma and half that on chroma
+ * (0: none; *noise is the generator's state), into img. */
+static int td_moving_frame(td_ctx_t *c, const cr_render_ball_t still[3], int nsub, double x, double y, double b,
+                           double dir, double sigma, uint64_t *noise, cr_yuv_image_t *img)
+{
+    cr_render_ball_t sub_balls[16][3];
+    cr_render_scene_t subs[16];
+    cr_render_info_t info;
+
+    if (nsub > 16)
+        return -1;
+    td_moving_subs(still, nsub, x, y, b, dir, sub_balls, subs);
+    if (td_render(c, subs, nsub, 1, &info, img) != 0)
+        return -1;
+    if (sigma > 0.0) {
+        td_noise(c->y, (size_t)c->w * c->h, sigma, noise);
+        td_noise(c->u, (size_t)(c->w / 2) * (c->h / 2), 0.5 * sigma, noise);
+        td_noise(c->v, (size_t)(c->w / 2) * (c->h / 2), 0.5 * sigma, noise);
+    }
+    return 0;
+}
+
 /* A full rack (frozen balls), the cue ball, on different cloths and
  * cameras: all found, no phantoms, cue ball and 8-ball identified. */
 static void test_rack_cloths_cameras(void)
@@ -387,9 +430,7 @@ static void test_motion_blur(void)
 {
     enum { NSUB = 8 };
     td_ctx_t c;
-    cr_render_ball_t still[3], sub_balls[NSUB][3];
-    cr_render_scene_t subs[NSUB];
-    cr_render_info_t info;
+    cr_render_ball_t still[3];
     cr_yuv_image_t img;
     cr_detector_t *d = NULL;
     cr_detection_t det[CR_VISION_MAX_DETECTIONS];
@@ -404,8 +445,7 @@ static void test_motion_blur(void)
     CU_ASSERT_FATAL(d != NULL);
     CU_ASSERT_EQUAL(nd, 3);
     /* the cue ball moves */
-    td_moving_subs(still, NSUB, 900.0, 600.0, b, dir, sub_balls, subs);
-    CU_ASSERT_FATAL(td_render(&c, subs, NSUB, 1, &info, &img) == 0);
+    CU_ASSERT_FATAL(td_moving_frame(&c, still, NSUB, 900.0, 600.0, b, dir, 0.0, NULL, &img) == 0);
     CU_ASSERT_EQUAL(cr_detector_run(d, &img, det, CR_VISION_MAX_DETECTIONS, &nd), 0);
     for (k = 0; k < nd; k++) {
         double e = hypot(det[k].x - 900.0, det[k].y - 600.0);
@@ -428,25 +468,6 @@ static void test_motion_blur(void)
     CU_ASSERT_EQUAL(nd, 3);
     cr_detector_destroy(d);
     td_close(&c);
-}
-
-/* Adds zero-mean noise of about sigma levels (sum of four uniforms) to a
- * plane; x is the generator's state. */
-static void td_noise(uint8_t *p, size_t n, double sigma, uint64_t *x)
-{
-    size_t i;
-
-    for (i = 0; i < n; i++) {
-        double e = 0.0, v;
-        int k;
-
-        for (k = 0; k < 4; k++) {
-            *x = *x * 6364136223846793005ull + 1442695040888963407ull;
-            e += (double)(*x >> 11) / 9007199254740992.0 - 0.5;
-        }
-        v = p[i] + e * sigma * 1.732;
-        p[i] = (uint8_t)(v < 0.0 ? 0.0 : (v > 255.0 ? 255.0 : v + 0.5));
-    }
 }
 
 /* A ball of nearly the cloth's colour (maroon 7 on red cloth, green 6 on
@@ -582,9 +603,7 @@ static void test_long_smear(void)
 
     for (ci = 0; ci < CR_CLOTH_PRESET_COUNT; ci++) {
         td_ctx_t c;
-        cr_render_ball_t still[3], sub_balls[NSUB][3];
-        cr_render_scene_t subs[NSUB];
-        cr_render_info_t info;
+        cr_render_ball_t still[3];
         cr_yuv_image_t img;
         cr_detector_t *d = NULL;
         cr_detection_t det[CR_VISION_MAX_DETECTIONS];
@@ -600,11 +619,7 @@ static void test_long_smear(void)
         nd = td_first_frame(&c, still, 3, &d, det);
         CU_ASSERT_FATAL(d != NULL);
         CU_ASSERT_EQUAL(nd, 3);
-        td_moving_subs(still, NSUB, x0, y0, b, dir, sub_balls, subs);
-        CU_ASSERT_FATAL(td_render(&c, subs, NSUB, 1, &info, &img) == 0);
-        td_noise(c.y, (size_t)1280 * 720, 2.0, &noise);
-        td_noise(c.u, (size_t)640 * 360, 1.0, &noise);
-        td_noise(c.v, (size_t)640 * 360, 1.0, &noise);
+        CU_ASSERT_FATAL(td_moving_frame(&c, still, NSUB, x0, y0, b, dir, 2.0, &noise, &img) == 0);
         CU_ASSERT_EQUAL(cr_detector_run(d, &img, det, CR_VISION_MAX_DETECTIONS, &nd), 0);
         for (k = 0; k < nd; k++) {
             double e = hypot(det[k].x - x0, det[k].y - y0), bl = hypot(det[k].blur_dx, det[k].blur_dy);
@@ -736,9 +751,7 @@ static void test_streak_ends(void)
 
     for (hi = 0; hi < NH; hi++) {
         td_ctx_t c;
-        cr_render_ball_t still[3], sub_balls[NSUB][3];
-        cr_render_scene_t subs[NSUB];
-        cr_render_info_t info;
+        cr_render_ball_t still[3];
         cr_yuv_image_t img;
         cr_detector_t *d = NULL;
         cr_detection_t det[CR_VISION_MAX_DETECTIONS];
@@ -754,11 +767,7 @@ static void test_streak_ends(void)
         td_ball(&still[2], 8, 350.0, 950.0);
         nd = td_first_frame(&c, still, 3, &d, det);
         CU_ASSERT_FATAL(d != NULL);
-        td_moving_subs(still, NSUB, x0, y0, b, dir, sub_balls, subs);
-        CU_ASSERT_FATAL(td_render(&c, subs, NSUB, 1, &info, &img) == 0);
-        td_noise(c.y, (size_t)1280 * 720, 3.5, &noise);
-        td_noise(c.u, (size_t)640 * 360, 1.75, &noise);
-        td_noise(c.v, (size_t)640 * 360, 1.75, &noise);
+        CU_ASSERT_FATAL(td_moving_frame(&c, still, NSUB, x0, y0, b, dir, 3.5, &noise, &img) == 0);
         CU_ASSERT_EQUAL(cr_detector_run(d, &img, det, CR_VISION_MAX_DETECTIONS, &nd), 0);
         for (k = 0; k < nd; k++)
             if (hypot(det[k].x - x0, det[k].y - y0) < 2.0 * RB) {

@@ -1176,6 +1176,16 @@ static const double cr_det_class_rgb[CR_COLOUR_COUNT][3] = {
     {250, 104, 12},  {8, 118, 58},  {122, 20, 30}, {16, 16, 18},
 };
 
+/* Log-likelihood of a black ball given the share of the disc's pixels that
+ * are dark and of those that are white (wf): all but the white dark, to
+ * within width; -4 when nearly all is white. */
+static double cr_det_black_ll(double dark_frac, double wf, double width)
+{
+    double nw = 1.0 - wf;
+
+    return nw > 0.05 ? -0.5 * pow((1.0 - dark_frac / nw) / width, 2.0) : -4.0;
+}
+
 static double cr_det_hue_diff(double a, double b)
 {
     double x = fabs(a - b);
@@ -1353,9 +1363,7 @@ static double cr_det_identify(cr_detector_t *d, const cr_yuv_image_t *img, cr_de
         double h = atan2(ccr, ccb) * 180.0 / CR_DET_PI, s = (mx - mn) / mx;
 
         if (k == CR_COLOUR_BLACK) {
-            double nw = 1.0 - wf;
-
-            l = nw > 0.05 ? -0.5 * pow((1.0 - dark_frac / nw) / 0.25, 2.0) : -4.0;
+            l = cr_det_black_ll(dark_frac, wf, 0.25);
         } else if (n_col < 3) {
             l = -6.0;
         } else {
@@ -1382,9 +1390,7 @@ static double cr_det_identify(cr_detector_t *d, const cr_yuv_image_t *img, cr_de
          * of no ball's colour (skin, a cue's wood); the black class's own
          * term is strict (a black ball mirrors the cloth at its limb), so
          * here its width is doubled */
-        o->colour_fit = (float)mx;
-        if (n_col + n_dark > 0 && 1.0 - wf > 0.05)
-            o->colour_fit = (float)fmax(o->colour_fit, -0.5 * pow((1.0 - dark_frac / (1.0 - wf)) / 0.5, 2.0));
+        o->colour_fit = (float)fmax(mx, cr_det_black_ll(dark_frac, wf, 0.5));
         for (k = 0; k < CR_COLOUR_COUNT; k++)
             s += lw[k] = exp(lw[k] - mx);
         for (k = 0; k < CR_COLOUR_COUNT; k++)

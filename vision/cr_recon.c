@@ -1818,33 +1818,34 @@ static void lost_course(cr_recon_t *rc, int i, double tl, double sigma)
     const seg_t *s = cur_seg(b);
     double x0, y0, vx, vy, v, ux, uy, dec, span, dth, d = 0.0, dd;
     int k, pk, n;
+    bool raw;
 
     if (!s->rest && s->n < 4 && b->lost_pk >= 0 && s->t0 <= b->lc_seen + 0.5 * rc->dt)
         return; /* seen again on its course for a moment since it was lost: that course */
     b->lost_pk = -1;
     if (s->rest)
         return;
-    seg_eval(s, tl, &x0, &y0);
-    span = tl - s->t0;
-    n = s->n;
-    seg_vel(s, tl, &vx, &vy);
-    dec = -1.0;
-    if (n < 4) {
+    raw = s->n < 4;
+    if (raw) {
         /* a path of a few samples since its fit wavered (a ball of the
          * cloth's colour, its outline faint, splits its path at every
          * waver): the straight line through its sightings since its last
          * contact, over LOST_RAW_S at most */
         if (!raw_course(rc, i, tl, &x0, &y0, &vx, &vy, &n, &span))
             return;
-        dec = LOST_DEC_MIN;
+    } else {
+        seg_eval(s, tl, &x0, &y0);
+        seg_vel(s, tl, &vx, &vy);
+        span = tl - s->t0;
+        n = s->n;
     }
     v = hypot(vx, vy);
     if (v < 1e-6 || span <= 0.0)
         return;
     ux = vx / v;
     uy = vy / v;
-    if (dec < 0.0)
-        dec = fmin(fmax(-(s->a[0] * ux + s->a[1] * uy), LOST_DEC_MIN), rc->p.accel_max_mm_s2);
+    /* a straight line measures no slowing: the least */
+    dec = raw ? LOST_DEC_MIN : fmin(fmax(-(s->a[0] * ux + s->a[1] * uy), LOST_DEC_MIN), rc->p.accel_max_mm_s2);
     /* a line's slope from n samples over span: sigma * sqrt(12 / n) / span */
     dth = 3.0 * sigma * sqrt(12.0 / n) / (v * span);
     if (dth > 0.5)
@@ -2005,6 +2006,25 @@ static void follow_blow(cr_recon_t *rc, int i, double t_now)
     }
 }
 
+/* Lost ball i, not seen again, dropped into the pocket its course led to
+ * (lost_pk at lost_tc, confidence lost_conf): the pocket event; it is gone. */
+static void drop_lost(cr_recon_t *rc, int i)
+{
+    rball_t *b = &rc->b[i];
+    cr_event_t ev;
+
+    cr_event_init(&ev, CR_EV_POCKET);
+    ev.t = b->lost_tc;
+    ev.shot = rc->active ? rc->shot : -1;
+    ev.ball = i;
+    ev.pocket = (cr_pocket_t)b->lost_pk;
+    ev.confidence = b->lost_conf;
+    queue_event(rc, &ev);
+    b->state = B_GONE;
+    b->t_gone = b->lost_tc;
+    b->lost_pk = -1;
+}
+
 /* The others at rest: a ball lost after a blow (follow_blow()) and not
  * seen since went down the pocket of its course, or is somewhere unseen. */
 static void settle_blow(cr_recon_t *rc, int i)
@@ -2017,19 +2037,22 @@ static void settle_blow(cr_recon_t *rc, int i)
     b->bc_on = false;
     b->state = B_GONE;
     b->t_gone = b->blow_t;
-    if (b->lost_pk >= 0) {
-        cr_event_t ev;
+    if (b->lost_pk >= 0)
+        drop_lost(rc, i);
+}
 
-        cr_event_init(&ev, CR_EV_POCKET);
-        ev.t = b->lost_tc;
-        ev.shot = rc->shot;
-        ev.ball = i;
-        ev.pocket = (cr_pocket_t)b->lost_pk;
-        ev.confidence = b->lost_conf;
-        queue_event(rc, &ev);
-        b->t_gone = b->lost_tc;
-        b->lost_pk = -1;
+/* The first of n + 1 even steps over [t0, t1] at which path s is past
+ * pocket p's mouth line; NAN when none is. */
+static double mouth_crossing(const cr_recon_t *rc, const seg_t *s, int p, double t0, double t1, int n)
+{
+    for (int k = 0; k <= n; k++) {
+        double t = t0 + (t1 - t0) * k / n, x, y;
+
+        seg_eval(s, t, &x, &y);
+        if (past_mouth(rc, p, x, y))
+            return t;
     }
+    return NAN;
 }
 
 /* A moving ball that vanished at frame a (last seen before). */
@@ -2083,18 +2106,9 @@ static void vanish(cr_recon_t *rc, int i, long a)
         }
     }
     if (p >= 0) {
-        double tc = NAN;
+        double tc = mouth_crossing(rc, s, p, tl, t1, N);
         cr_event_t ev;
 
-        for (k = 0; k <= N; k++) {
-            double t = tl + (t1 - tl) * k / N;
-
-            seg_eval(s, t, &x, &y);
-            if (past_mouth(rc, p, x, y)) {
-                tc = t;
-                break;
-            }
-        }
         /* a ball drops only past the mouth: one whose path has not got
          * there by now is lost (its course decides, lost_course()); a path
          * of one or two samples since a contact (a jaw, a fit bent by the
@@ -2103,15 +2117,8 @@ static void vanish(cr_recon_t *rc, int i, long a)
             double e0;
             const seg_t *pv = seg_back(b, 1, &e0);
 
-            for (k = 0; pv && !pv->rest && k <= N; k++) {
-                double t = tl + (t1 - tl) * k / N;
-
-                seg_eval(pv, t, &x, &y);
-                if (past_mouth(rc, p, x, y)) {
-                    tc = fmin(t, tl);
-                    break;
-                }
-            }
+            if (pv && !pv->rest && isfinite(tc = mouth_crossing(rc, pv, p, tl, t1, N)))
+                tc = fmin(tc, tl);
         }
         if (!isfinite(tc))
             goto lost;
@@ -4479,17 +4486,7 @@ static void analyse(cr_recon_t *rc, long a)
                  * still rolled (a ball that rattled in the jaws and came
                  * back out is found again then): it dropped there
                  * (unseen) */
-                cr_event_t ev;
-
-                cr_event_init(&ev, CR_EV_POCKET);
-                ev.t = b->lost_tc;
-                ev.shot = rc->active ? rc->shot : -1;
-                ev.ball = i;
-                ev.pocket = (cr_pocket_t)b->lost_pk;
-                ev.confidence = b->lost_conf;
-                queue_event(rc, &ev);
-                b->state = B_GONE;
-                b->t_gone = b->lost_tc;
+                drop_lost(rc, i);
             } else if (f->t - b->t_lost > LOST_GIVE_S) {
                 b->state = B_GONE;
             }

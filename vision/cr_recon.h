@@ -30,9 +30,12 @@
  * lost, and its course decides (below). One at rest past the line between a pocket's jaw points (hung
  * in the jaws) and then unseen for 0.3 s (the tracker holds it hidden
  * where it was) dropped (RULES.md G7): pocketed when last seen. One lost while rolling and never seen again is pocketed, with
- * confidence below 1, when its course (straight on, slowing as measured)
- * goes through a mouth before any cushion or resting ball, turned by three
- * standard errors of its direction either way too. One struck at rest (a
+ * confidence below 1, when its course (straight on, slowing as measured;
+ * from the line through its raw sightings when a wavering fit has split its
+ * path into pieces of a few samples) goes through a mouth before any
+ * cushion or resting ball, turned by three standard errors of its
+ * direction either way too; decided once the other balls have stopped (a
+ * ball that came back out of the jaws is found again meanwhile). One struck at rest (a
  * ball kinked against it) and never seen to move, whose track then ends
  * (a ball of the cloth's colour), left along the line of centres at the
  * striker's speed along it: of its courses within three standard errors

@@ -266,6 +266,31 @@ static void td_noise(uint8_t *p, size_t n, double sigma, uint64_t *x)
     }
 }
 
+/* Sensor noise of about sigma levels on the frame's luma and half that on
+ * its chroma (4:2:0 chroma averages four pixels); x is the generator's
+ * state. */
+static void td_add_noise(td_ctx_t *c, double sigma, uint64_t *x)
+{
+    const size_t ny = (size_t)c->w * c->h, nc = (size_t)(c->w / 2) * (c->h / 2);
+
+    td_noise(c->y, ny, sigma, x);
+    td_noise(c->u, nc, 0.5 * sigma, x);
+    td_noise(c->v, nc, 0.5 * sigma, x);
+}
+
+/* The frame saved in y0, u0, v0 again, with fresh noise (td_add_noise()):
+ * the next frame of a scene at rest. */
+static void td_renoise(td_ctx_t *c, const uint8_t *y0, const uint8_t *u0, const uint8_t *v0, double sigma,
+                       uint64_t *x)
+{
+    const size_t ny = (size_t)c->w * c->h, nc = (size_t)(c->w / 2) * (c->h / 2);
+
+    memcpy(c->y, y0, ny);
+    memcpy(c->u, u0, nc);
+    memcpy(c->v, v0, nc);
+    td_add_noise(c, sigma, x);
+}
+
 /* Renders frame 1, in which ball 0 of the three still ones moves through
  * (x, y) by +-b mm along heading dir over nsub (at most 16) sub-frames,
  * with sensor noise of about sigma levels on luma and half that on chroma
@@ -282,11 +307,8 @@ static int td_moving_frame(td_ctx_t *c, const cr_render_ball_t still[3], int nsu
     td_moving_subs(still, nsub, x, y, b, dir, sub_balls, subs);
     if (td_render(c, subs, nsub, 1, &info, img) != 0)
         return -1;
-    if (sigma > 0.0) {
-        td_noise(c->y, (size_t)c->w * c->h, sigma, noise);
-        td_noise(c->u, (size_t)(c->w / 2) * (c->h / 2), 0.5 * sigma, noise);
-        td_noise(c->v, (size_t)(c->w / 2) * (c->h / 2), 0.5 * sigma, noise);
-    }
+    if (sigma > 0.0)
+        td_add_noise(c, sigma, noise);
     return 0;
 }
 
@@ -543,13 +565,7 @@ static void test_low_contrast(void)
                 cr_detection_t det[CR_VISION_MAX_DETECTIONS];
                 int nd = 0, k, b;
 
-                memcpy(c.y, y0, ny);
-                memcpy(c.u, u0, nc);
-                memcpy(c.v, v0, nc);
-                /* chroma of 4:2:0 averages four pixels: half the noise */
-                td_noise(c.y, ny, 1.5, &x);
-                td_noise(c.u, nc, 0.75, &x);
-                td_noise(c.v, nc, 0.75, &x);
+                td_renoise(&c, y0, u0, v0, 1.5, &x);
                 CU_ASSERT_EQUAL(cr_detector_run(d, &img, det, CR_VISION_MAX_DETECTIONS, &nd), 0);
                 for (b = 0; b < nb; b++) {
                     double best = 1e9;
@@ -697,10 +713,7 @@ static void test_hints(void)
                     {xs[2] + 4.0, ys[2] - 3.0, RB, 1, 1}, {1300.0, 900.0, RB, 2, 1}, {xs[1] + 20.0, ys[1], RB, 3, 1}};
                 int nd = 0, k;
 
-                memcpy(c.y, y0, ny), memcpy(c.u, u0, nc), memcpy(c.v, v0, nc);
-                td_noise(c.y, ny, 1.5, &x);
-                td_noise(c.u, nc, 0.75, &x);
-                td_noise(c.v, nc, 0.75, &x);
+                td_renoise(&c, y0, u0, v0, 1.5, &x);
                 if (pass == 1)
                     CU_ASSERT_EQUAL(cr_detector_expect(d, hint, 3), 0);
                 CU_ASSERT_EQUAL(cr_detector_run(d, &img, det, CR_VISION_MAX_DETECTIONS, &nd), 0);
@@ -835,10 +848,7 @@ static void test_look_at_a_resting_faint_ball(void)
             const cr_ball_hint_t hint = {cases[ci].x, cases[ci].y, 0.5 * RB, 1, 1};
             int nd = 0, k;
 
-            memcpy(c.y, y0, ny), memcpy(c.u, u0, nc), memcpy(c.v, v0, nc);
-            td_noise(c.y, ny, 3.0, &x);
-            td_noise(c.u, nc, 1.5, &x);
-            td_noise(c.v, nc, 1.5, &x);
+            td_renoise(&c, y0, u0, v0, 3.0, &x);
             if (f > 0)
                 CU_ASSERT_EQUAL(cr_detector_expect(d, &hint, 1), 0);
             CU_ASSERT_EQUAL(cr_detector_run(d, &img, det, CR_VISION_MAX_DETECTIONS, &nd), 0);

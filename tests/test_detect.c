@@ -278,6 +278,28 @@ static void td_add_noise(td_ctx_t *c, double sigma, uint64_t *x)
     td_noise(c->v, nc, 0.5 * sigma, x);
 }
 
+/* Renders the n balls at rest as frame 0 into img and keeps a copy of its
+ * planes (*y0, *u0, *v0; the caller frees them) for td_renoise(). */
+static int td_render_still(td_ctx_t *c, cr_render_ball_t *balls, int n, cr_yuv_image_t *img, uint8_t **y0,
+                           uint8_t **u0, uint8_t **v0)
+{
+    const size_t ny = (size_t)c->w * c->h, nc = (size_t)(c->w / 2) * (c->h / 2);
+    cr_render_scene_t sc;
+    cr_render_info_t info;
+
+    memset(&sc, 0, sizeof sc);
+    sc.balls = balls;
+    sc.n_balls = n;
+    *y0 = *u0 = *v0 = NULL;
+    if (td_render(c, &sc, 1, 0, &info, img) != 0)
+        return -1;
+    *y0 = malloc(ny), *u0 = malloc(nc), *v0 = malloc(nc);
+    if (!*y0 || !*u0 || !*v0)
+        return -1;
+    memcpy(*y0, c->y, ny), memcpy(*u0, c->u, nc), memcpy(*v0, c->v, nc);
+    return 0;
+}
+
 /* The frame saved in y0, u0, v0 again, with fresh noise (td_add_noise()):
  * the next frame of a scene at rest. */
 static void td_renoise(td_ctx_t *c, const uint8_t *y0, const uint8_t *u0, const uint8_t *v0, double sigma,
@@ -526,11 +548,8 @@ static void test_low_contrast(void)
     for (ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
         td_ctx_t c;
         cr_render_ball_t balls[8];
-        cr_render_scene_t sc;
-        cr_render_info_t info;
         cr_yuv_image_t img;
         uint8_t *y0 = NULL, *u0 = NULL, *v0 = NULL;
-        const size_t ny = 1280 * 720, nc = 640 * 360;
         double u, v;
         int nb = 0, i, pass;
 
@@ -538,18 +557,8 @@ static void test_low_contrast(void)
         for (i = 0; i < 7; i++)
             td_ball(&balls[nb++], others[i], ox[i], oy[i]);
         td_ball(&balls[nb++], cases[ci].id, cases[ci].x, cases[ci].y);
-        memset(&sc, 0, sizeof sc);
-        sc.balls = balls;
-        sc.n_balls = nb;
-        CU_ASSERT_FATAL(td_render(&c, &sc, 1, 0, &info, &img) == 0);
+        CU_ASSERT_FATAL(td_render_still(&c, balls, nb, &img, &y0, &u0, &v0) == 0);
         CU_ASSERT_FATAL(cr_camera_project(&c.cam, cases[ci].x, cases[ci].y, RB, &u, &v));
-        y0 = malloc(ny);
-        u0 = malloc(nc);
-        v0 = malloc(nc);
-        CU_ASSERT_FATAL(y0 && u0 && v0);
-        memcpy(y0, c.y, ny);
-        memcpy(u0, c.u, nc);
-        memcpy(v0, c.v, nc);
         for (pass = 0; pass < 2; pass++) {
             cr_detect_params_t p;
             cr_detector_t *d = NULL;
@@ -682,24 +691,15 @@ static void test_hints(void)
     for (ci = 0; ci < 2; ci++) {
         td_ctx_t c;
         cr_render_ball_t balls[5];
-        cr_render_scene_t sc;
-        cr_render_info_t info;
         cr_yuv_image_t img;
         uint8_t *y0, *u0, *v0;
-        const size_t ny = 1280 * 720, nc = 640 * 360;
         int i, pass, found[2] = {0, 0}, extra = 0;
         double err_max = 0.0;
 
         CU_ASSERT_FATAL(td_open_lit(&c, 1280, 720, 3.0, 30.0, -0.05, CR_CLOTH_RED, 91, expo[ci]) == 0);
         for (i = 0; i < 5; i++)
             td_ball(&balls[i], ids[i], xs[i], ys[i]);
-        memset(&sc, 0, sizeof sc);
-        sc.balls = balls;
-        sc.n_balls = 5;
-        CU_ASSERT_FATAL(td_render(&c, &sc, 1, 0, &info, &img) == 0);
-        y0 = malloc(ny), u0 = malloc(nc), v0 = malloc(nc);
-        CU_ASSERT_FATAL(y0 && u0 && v0);
-        memcpy(y0, c.y, ny), memcpy(u0, c.u, nc), memcpy(v0, c.v, nc);
+        CU_ASSERT_FATAL(td_render_still(&c, balls, 5, &img, &y0, &u0, &v0) == 0);
         for (pass = 0; pass < 2; pass++) {
             cr_detector_t *d = NULL;
             uint64_t x = 777;
@@ -820,11 +820,8 @@ static void test_look_at_a_resting_faint_ball(void)
     for (ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
         td_ctx_t c;
         cr_render_ball_t balls[3];
-        cr_render_scene_t sc;
-        cr_render_info_t info;
         cr_yuv_image_t img;
         uint8_t *y0, *u0, *v0;
-        const size_t ny = 1280 * 720, nc = 640 * 360;
         cr_detector_t *d = NULL;
         uint64_t x = cases[ci].noise;
         int f, found = 0;
@@ -835,13 +832,7 @@ static void test_look_at_a_resting_faint_ball(void)
         td_ball(&balls[0], 7, cases[ci].x, cases[ci].y);
         td_ball(&balls[1], 9, cases[ci].x - 70.0, cases[ci].y - 25.0);
         td_ball(&balls[2], 0, 1270.0, 635.0);
-        memset(&sc, 0, sizeof sc);
-        sc.balls = balls;
-        sc.n_balls = 3;
-        CU_ASSERT_FATAL(td_render(&c, &sc, 1, 0, &info, &img) == 0);
-        y0 = malloc(ny), u0 = malloc(nc), v0 = malloc(nc);
-        CU_ASSERT_FATAL(y0 && u0 && v0);
-        memcpy(y0, c.y, ny), memcpy(u0, c.u, nc), memcpy(v0, c.v, nc);
+        CU_ASSERT_FATAL(td_render_still(&c, balls, 3, &img, &y0, &u0, &v0) == 0);
         CU_ASSERT_FATAL(cr_detector_create(&c.cam, &c.tab, NULL, &d) == 0);
         for (f = 0; f <= NF; f++) {
             cr_detection_t det[CR_VISION_MAX_DETECTIONS];

@@ -1167,6 +1167,40 @@ static double rail_time(const cr_recon_t *rc, const seg_t *s, int r, double t0, 
     return NAN;
 }
 
+/* When segment s's course in [t0, t1] touched a cushion piece (nose, jaw
+ * point or facing) of a rail that ends at pocket p: the first time its
+ * centre is within R of one, else the time it came nearest, if within R +
+ * contact_tol; *rail gets that piece's rail. NaN when it never came that
+ * near. */
+static double jaw_time(const cr_recon_t *rc, const seg_t *s, int p, double t0, double t1, int *rail)
+{
+    const int N = 64;
+    cr_point_t c = cr_table_pocket_point(&rc->tab, (cr_pocket_t)p);
+    int rails[2], nr = 0, k, q;
+    double best = INFINITY, tb = NAN;
+
+    rails[nr++] = c.y > 0 ? CR_RAIL_RIGHT : CR_RAIL_LEFT;
+    if (p != CR_POCKET_SIDE_LEFT && p != CR_POCKET_SIDE_RIGHT)
+        rails[nr++] = c.x > 0 ? CR_RAIL_FOOT : CR_RAIL_HEAD;
+    for (k = 0; k <= N; k++) {
+        double t = t0 + (t1 - t0) * k / N, x, y;
+
+        seg_eval(s, t, &x, &y);
+        for (q = 0; q < nr; q++) {
+            double d = cush_dist(rc, rails[q], x, y);
+
+            if (d < best) {
+                best = d;
+                tb = t;
+                *rail = rails[q];
+            }
+        }
+        if (best <= rc->R)
+            return tb;
+    }
+    return best <= rc->R + rc->p.contact_tol_mm ? tb : NAN;
+}
+
 /* ------------------------------------------------------------ lifecycle */
 
 int cr_recon_create(const cr_table_t *t, const cr_recon_params_t *p, cr_recon_t **out)
@@ -3446,11 +3480,50 @@ static bool explain_late(cr_recon_t *rc, change_t *c)
     return true;
 }
 
+/* Whether kink c can be a contact with rail r's cushion at t. The ball
+ * was then within R of the piece it touched, give or take twice
+ * contact_tol and half a frame's travel (the course is a fit, t an
+ * estimate), on the incoming course or, where that is another motion's (a
+ * blow just before), on the track itself. Along the nose line the caller's
+ * tests of the turn decide; at a jaw point or a facing (always, when jaw)
+ * the velocity's component along the piece's normal must go from toward
+ * it to away from it, or, with nothing seen after (it dropped), the course
+ * must overlap the piece. A ball rolling into a pocket, its track
+ * jittering over the hole, passes the jaws without either. */
+static bool touched_piece(const cr_recon_t *rc, const change_t *c, int r, double t, bool jaw)
+{
+    cr_point_t at, on;
+    double dir[2], d = NAN, vi[2], reach, vn_in;
+    bool nose = false;
+    int pass;
+
+    seg_vel(&c->before, c->t, &vi[0], &vi[1]);
+    reach = rc->R + 2.0 * rc->p.contact_tol_mm + 0.5 * hypot(vi[0], vi[1]) * rc->dt;
+    for (pass = 0; pass < 2; pass++) {
+        if (pass == 0)
+            seg_eval(&c->before, t, &at.x, &at.y);
+        else
+            ball_pos_at(rc, c->ball, t, &at.x, &at.y);
+        d = cr_table_cushion_piece(&rc->tab, (cr_rail_t)r, at, &on, dir);
+        nose = !jaw && fabs(d - fabs(rail_dist(rc, r, at.x, at.y))) < 1.0;
+        if (nose ? rail_dist(rc, r, at.x, at.y) <= reach : d <= reach)
+            break;
+    }
+    if (pass == 2)
+        return false;
+    if (nose)
+        return true;
+    vn_in = vi[0] * (at.x - on.x) + vi[1] * (at.y - on.y);
+    if (c->vout[0] == 0 && c->vout[1] == 0)
+        return vn_in < 0 && d <= rc->R;
+    return vn_in < 0 && c->vout[0] * (at.x - on.x) + c->vout[1] * (at.y - on.y) > 0;
+}
+
 /* A kink near a cushion: the time its incoming path reached R. */
 static bool explain_cushion(cr_recon_t *rc, change_t *c)
 {
     double tol = rc->p.contact_tol_mm + 2.0 * rc->R, x, y, t, bt = NAN;
-    int r, rail = -1, pr = -1;
+    int r, rail = -1, pk;
 
     for (r = 0; r < CR_RAIL_COUNT; r++) {
         double d = rail_dist(rc, r, c->x, c->y), vn, v[2];
@@ -3492,15 +3565,24 @@ static bool explain_cushion(cr_recon_t *rc, change_t *c)
                 }
             }
         }
+        if (!touched_piece(rc, c, r, t, false))
+            continue;
         if (rail < 0 || fabs(t - c->t) < fabs(bt - c->t)) {
             rail = r;
             bt = t;
         }
     }
-    if (near_pocket(rc, c->x, c->y, 2.0 * rc->R, &pr) >= 0 &&
-        (rail < 0 || rail_dist(rc, rail, c->x, c->y) > rc->R + rc->p.contact_tol_mm)) {
-        rail = pr; /* a jaw: the cushion it belongs to */
-        bt = c->t;
+    pk = near_pocket(rc, c->x, c->y, 2.0 * rc->R, NULL);
+    if (pk >= 0 && (rail < 0 || rail_dist(rc, rail, c->x, c->y) > rc->R + rc->p.contact_tol_mm)) {
+        /* a jaw, when the incoming course reached one: a kink in a mouth
+         * is as often a ball dropping, its track jittering over the hole */
+        int jr = -1;
+        double tj = jaw_time(rc, &c->before, pk, c->t - 3.0 * rc->dt, c->t + rc->dt, &jr);
+
+        if (isfinite(tj) && touched_piece(rc, c, jr, tj, true)) {
+            rail = jr;
+            bt = tj;
+        }
     }
     if (rail < 0)
         return false;

@@ -728,6 +728,52 @@ static void test_straight_into_corner(void)
     CU_ASSERT_EQUAL(false_cushions, 0);
 }
 
+/* Soft contacts: the cue ball rolled at 300-420 mm/s into the 1 from 12-18
+ * cm away, at 30, 60 and 120 fps. Until the kink at the contact is found,
+ * the cue ball's fitted path runs over it, bent by the samples after it
+ * (the cue ball slows or stops there), and meets the 1 late; the contact
+ * is timed from the cue ball's samples before the 1 set off
+ * (path_before()). Over these 60 cases the timing error averaged 0.54
+ * frame, 25 of them over half a frame (all late); now 0.41 and 17. Slow
+ * contacts stay the weakest timed: the bounds below hold what is reached. */
+static void test_soft_contacts(void)
+{
+    static rcase_t c;
+    static const double fps_list[3] = {30.0, 60.0, 120.0};
+    double sum = 0;
+    int late = 0, n = 0;
+
+    for (int q = 0; q < 60; q++) {
+        setup_t s;
+        const cr_event_t *tc, *gc;
+        double e;
+
+        memset(&s, 0, sizeof(s));
+        s.fps = fps_list[q % 3];
+        s.balls[0] = (cr_ball_pos_t){0, 1000.0, 600.0};
+        s.balls[1] = (cr_ball_pos_t){1, 1000.0 + 57.15 + 120.0 + 15.0 * ((q / 3) % 5), 600.0 + 3.0 * (q % 4)};
+        s.n = 2;
+        s.speed = 300.0 + 40.0 * (q / 15);
+        s.heading_deg = 0.0;
+        s.seed = 1401 + (uint64_t)q;
+        CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+        tc = first_cue_contact(c.truth, c.nt, NULL);
+        gc = first_cue_contact(c.got, c.ng, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(tc);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(gc);
+        CU_ASSERT_EQUAL(other(gc), 1);
+        e = fabs(gc->t - tc->t) * s.fps;
+        sum += e;
+        n++;
+        if (e > 0.5)
+            late++;
+    }
+    if (sum / n > 0.45 || late > 20)
+        printf("\n  mean error %.2f frame, %d of %d over half a frame", sum / n, late, n);
+    CU_ASSERT(sum / n <= 0.45);
+    CU_ASSERT(late <= 20);
+}
+
 /* A frozen row of three: the blow goes through the middle ball to the far
  * one, which may be seen moving before the others. Every start has a
  * cause (collisions, in doubt inside the cluster), none is disturbed. */
@@ -2441,6 +2487,7 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "a ball struck into a near cushion (120 fps)", test_struck_into_near_cushion) ||
         !CU_add_test(s, "a contact with a pocket's jaw", test_jaw_contact) ||
         !CU_add_test(s, "straight into a corner pocket: no jaw", test_straight_into_corner) ||
+        !CU_add_test(s, "soft contacts timed before the hitter's kink", test_soft_contacts) ||
         !CU_add_test(s, "a wavering rack between shots gives no collision", test_waver_between_shots) ||
         !CU_add_test(s, "frozen row of three", test_frozen_row) ||
         !CU_add_test(s, "double hit suspicion", test_double_hit) ||

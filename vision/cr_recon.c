@@ -934,6 +934,21 @@ static void forgive_waver(cr_recon_t *rc, int i, double t)
         b->dist_pending = false;
 }
 
+static bool path_before(cr_recon_t *rc, int k, double t, seg_t *out);
+
+/* Where moving ball i was at t, from its samples up to t (path_before()):
+ * its fitted segment may run over a contact at t and be bent by the
+ * samples after it. Leaves (*x, *y) alone for a resting ball or when the
+ * samples do not give a path. */
+static void path_at(cr_recon_t *rc, int i, double t, double *x, double *y)
+{
+    const seg_t *s = rc->b[i].nh > 0 ? seg_at(&rc->b[i], t - 1e-6) : NULL;
+    seg_t pb;
+
+    if (s && !s->rest && path_before(rc, i, t, &pb) && pb.t0 >= s->t0 - 0.5 * rc->dt)
+        seg_eval(&pb, t, x, y);
+}
+
 static int emit_collision(cr_recon_t *rc, int a, int b, double t, double conf)
 {
     cr_event_t ev;
@@ -950,6 +965,8 @@ static int emit_collision(cr_recon_t *rc, int a, int b, double t, double conf)
     }
     ball_pos_at(rc, a, t - 1e-6, &ax, &ay);
     ball_pos_at(rc, b, t - 1e-6, &bx, &by);
+    path_at(rc, a, t, &ax, &ay);
+    path_at(rc, b, t, &bx, &by);
     d = hypot(bx - ax, by - ay);
     cr_event_init(&ev, CR_EV_COLLISION);
     ev.t = t;
@@ -2753,6 +2770,49 @@ static void analyse_moving(cr_recon_t *rc, int i, long a)
     }
 }
 
+/* Ball k's path as its samples up to time t show it: a line through the
+ * last HIT_SAMPLES seen at or before t (within HIT_SAMPLES + 2 frames).
+ * A segment fitted over a contact, before the kink that ends it is found,
+ * is bent by the samples after it (a stunned cue ball that stopped there
+ * draws its fit short of the ball it hit: a late contact). False when
+ * fewer than 3 samples are there. */
+#define HIT_SAMPLES 6
+static bool path_before(cr_recon_t *rc, int k, double t, seg_t *out)
+{
+    long q = last_frame(rc, rc->next), k1 = -1, k0;
+    double px, py, vx, vy;
+    int n;
+
+    for (; frame_ok(rc, q); q--)
+        if (frm(rc, q)->t <= t + 1e-9) {
+            k1 = q;
+            break;
+        }
+    if (k1 < 0)
+        return false;
+    k0 = k1 - (HIT_SAMPLES + 2);
+    while (!frame_ok(rc, k0))
+        k0++;
+    n = 0;
+    for (q = k1; q >= k0 && n < HIT_SAMPLES; q--)
+        if (frm(rc, q)->st[k] == OB_SEEN)
+            n++;
+    if (n < 3)
+        return false;
+    k0 = q + 1;
+    if (line_fit(rc, k, k0, k1, frm(rc, k1)->t, &px, &py, &vx, &vy) < 3)
+        return false;
+    memset(out, 0, sizeof(*out));
+    out->t0 = frm(rc, k0)->t;
+    out->tr = frm(rc, k1)->t;
+    out->p[0] = px;
+    out->p[1] = py;
+    out->v[0] = vx;
+    out->v[1] = vy;
+    out->n = n;
+    return true;
+}
+
 /* Ball k's candidate as the one that hit ball c->ball. Returns a score
  * (lower is better; INFINITY when impossible) and the contact time. */
 static double hitter_score(cr_recon_t *rc, const change_t *c, int k, bool allow_pending, double *t_out,
@@ -2826,6 +2886,19 @@ static double hitter_score(cr_recon_t *rc, const change_t *c, int k, bool allow_
         if (hi <= lo)
             continue;
         tc = contact_time(&c->before, cands[q], lo, hi, 2.0 * rc->R, &fr, &dmin, &tmin);
+        if (c->kind == CH_ONSET && !cands[q]->rest && isfinite(tc) && !fr && tc > c->t + 0.25 * rc->dt) {
+            /* a contact after the struck ball set off: the hitter's fit is
+             * bent by what it did after it; its path as seen before */
+            seg_t pb;
+            bool fr2;
+            double d2, t2, tc2;
+
+            if (path_before(rc, k, c->t, &pb) && pb.t0 >= cands[q]->t0 - 0.5 * rc->dt) {
+                tc2 = contact_time(&c->before, &pb, lo, hi, 2.0 * rc->R, &fr2, &d2, &t2);
+                if (isfinite(tc2) && !fr2)
+                    tc = tc2;
+            }
+        }
         if (!isfinite(tc)) {
             if (dmin > 2.0 * rc->R + rc->p.contact_tol_mm)
                 continue;

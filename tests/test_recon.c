@@ -207,6 +207,17 @@ static int other(const cr_event_t *e)
     return e->a == 0 ? e->b : e->a;
 }
 
+/* The truth's and the reconstruction's first cue-ball contacts, both
+ * there (fatal otherwise), the reconstruction's with the 1. */
+static void first_contacts_with_1(const rcase_t *c, const cr_event_t **truth, const cr_event_t **got, int *got_idx)
+{
+    *truth = first_cue_contact(c->truth, c->nt, NULL);
+    *got = first_cue_contact(c->got, c->ng, got_idx);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(*truth);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(*got);
+    CU_ASSERT_EQUAL(other(*got), 1);
+}
+
 /* A ball placed so that a cue ball struck at heading h sends it into pocket p. */
 static void straight_pot(setup_t *s, double fps)
 {
@@ -246,11 +257,7 @@ static void test_straight_pot(void)
         CU_ASSERT_EQUAL(gs->n_moving, 0);
         CU_ASSERT_EQUAL(gs->n_balls, 3);
         /* first contact, sub-frame time */
-        tc = first_cue_contact(c.truth, c.nt, NULL);
-        gc = first_cue_contact(c.got, c.ng, &ig);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(tc);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(gc);
-        CU_ASSERT_EQUAL(other(gc), 1);
+        first_contacts_with_1(&c, &tc, &gc, &ig);
         CU_ASSERT_EQUAL(gc->a, 0);
         CU_ASSERT_DOUBLE_EQUAL(gc->t, tc->t, 0.25 / fps);
         CU_ASSERT_DOUBLE_EQUAL(gc->x, tc->x, 10.0);
@@ -296,11 +303,7 @@ static void test_cut_cushion(void)
     s.tip_b = 0.2;
     s.seed = 11;
     CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
-    tk = first_cue_contact(c.truth, c.nt, NULL);
-    gk = first_cue_contact(c.got, c.ng, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(tk);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(gk);
-    CU_ASSERT_EQUAL(other(gk), 1);
+    first_contacts_with_1(&c, &tk, &gk, NULL);
     CU_ASSERT_DOUBLE_EQUAL(gk->t, tk->t, 2.0 / 60.0 / 2.0);
     /* every truth cushion contact of the object ball, within one frame */
     for (int k = 0; k < c.nt; k++) {
@@ -757,11 +760,7 @@ static void test_soft_contacts(void)
         s.heading_deg = 0.0;
         s.seed = 1401 + (uint64_t)q;
         CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
-        tc = first_cue_contact(c.truth, c.nt, NULL);
-        gc = first_cue_contact(c.got, c.ng, NULL);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(tc);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(gc);
-        CU_ASSERT_EQUAL(other(gc), 1);
+        first_contacts_with_1(&c, &tc, &gc, NULL);
         e = fabs(gc->t - tc->t) * s.fps;
         sum += e;
         n++;

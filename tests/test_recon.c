@@ -773,6 +773,53 @@ static void test_soft_contacts(void)
     CU_ASSERT(late <= 20);
 }
 
+/* Thin cuts: the cue ball at 600-900 mm/s cuts the 1 at 70-82 degrees from
+ * 30-38 cm, at 30, 60 and 120 fps. The 1 leaves at 40-150 mm/s and creeps
+ * under the onset threshold for frames, so its start is dated late; the
+ * search for its hitter then found the cue ball already touching it at the
+ * window's start and called a doubtful contact (confidence 0.3) at the
+ * start's time, up to 5 frames late. A hitter that came from afar and is
+ * found touching has its contact where its path first reached the ball.
+ * Over these 60 cases: doubtful contacts 2 -> 0, mean error 0.85 -> 0.72
+ * frame. Thin cuts stay badly timed at 120 fps (up to 4.4 frames late in
+ * one case here, a start dated late without the touching sign). */
+static void test_thin_cuts(void)
+{
+    static rcase_t c;
+    static const double fps_list[3] = {30.0, 60.0, 120.0};
+    double sum = 0;
+    int doubtful = 0, n = 0;
+
+    for (int q = 0; q < 60; q++) {
+        setup_t s;
+        const cr_event_t *tc, *gc;
+        double cut = (70.0 + 2.0 * (q % 7)) * 3.14159265358979323846 / 180.0, dist = 300.0 + 20.0 * (q % 5);
+
+        memset(&s, 0, sizeof(s));
+        s.fps = fps_list[q % 3];
+        s.balls[0] = (cr_ball_pos_t){0, 1000.0, 600.0};
+        /* the 1 placed so that the ghost ball lies on the cue ball's line */
+        s.balls[1] = (cr_ball_pos_t){1, 1000.0 + dist + 57.15 * cos(cut), 600.0 + 57.15 * sin(cut)};
+        s.n = 2;
+        s.speed = 600.0 + 100.0 * (q % 4);
+        s.heading_deg = 0.0;
+        s.seed = 1501 + (uint64_t)q;
+        CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+        first_contacts_with_1(&c, &tc, &gc, NULL);
+        if (gc->confidence < 0.9) {
+            printf("\n  case %d (%.0f fps): a doubtful contact (%.1f) at %.4f, the truth's at %.4f", q, s.fps,
+                   gc->confidence, gc->t, tc->t);
+            doubtful++;
+        }
+        sum += fabs(gc->t - tc->t) * s.fps;
+        n++;
+    }
+    CU_ASSERT_EQUAL(doubtful, 0);
+    CU_ASSERT(sum / n <= 0.8);
+    if (sum / n > 0.8)
+        printf("\n  mean error %.2f frame", sum / n);
+}
+
 /* A frozen row of three: the blow goes through the middle ball to the far
  * one, which may be seen moving before the others. Every start has a
  * cause (collisions, in doubt inside the cluster), none is disturbed. */
@@ -2487,6 +2534,7 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "a contact with a pocket's jaw", test_jaw_contact) ||
         !CU_add_test(s, "straight into a corner pocket: no jaw", test_straight_into_corner) ||
         !CU_add_test(s, "soft contacts timed before the hitter's kink", test_soft_contacts) ||
+        !CU_add_test(s, "thin cuts: a hitter found touching came from afar", test_thin_cuts) ||
         !CU_add_test(s, "a wavering rack between shots gives no collision", test_waver_between_shots) ||
         !CU_add_test(s, "frozen row of three", test_frozen_row) ||
         !CU_add_test(s, "double hit suspicion", test_double_hit) ||

@@ -731,6 +731,23 @@ static void test_straight_into_corner(void)
     CU_ASSERT_EQUAL(false_cushions, 0);
 }
 
+/* Plays the cue ball from (1000, 600) straight along +x at speed into the
+ * 1 at (x1, y1), filmed at fps: the families of soft and thin contacts. */
+static void play_into_the_1(rcase_t *c, double fps, double x1, double y1, double speed, uint64_t seed)
+{
+    setup_t s;
+
+    memset(&s, 0, sizeof(s));
+    s.fps = fps;
+    s.balls[0] = (cr_ball_pos_t){0, 1000.0, 600.0};
+    s.balls[1] = (cr_ball_pos_t){1, x1, y1};
+    s.n = 2;
+    s.speed = speed;
+    s.heading_deg = 0.0;
+    s.seed = seed;
+    CU_ASSERT_EQUAL_FATAL(play(&s, c), 0);
+}
+
 /* Soft contacts: the cue ball rolled at 300-420 mm/s into the 1 from 12-18
  * cm away, at 30, 60 and 120 fps. Until the kink at the contact is found,
  * the cue ball's fitted path runs over it, bent by the samples after it
@@ -747,21 +764,13 @@ static void test_soft_contacts(void)
     int late = 0, n = 0;
 
     for (int q = 0; q < 60; q++) {
-        setup_t s;
         const cr_event_t *tc, *gc;
-        double e;
+        double e, fps = fps_list[q % 3];
 
-        memset(&s, 0, sizeof(s));
-        s.fps = fps_list[q % 3];
-        s.balls[0] = (cr_ball_pos_t){0, 1000.0, 600.0};
-        s.balls[1] = (cr_ball_pos_t){1, 1000.0 + 57.15 + 120.0 + 15.0 * ((q / 3) % 5), 600.0 + 3.0 * (q % 4)};
-        s.n = 2;
-        s.speed = 300.0 + 40.0 * (q / 15);
-        s.heading_deg = 0.0;
-        s.seed = 1401 + (uint64_t)q;
-        CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+        play_into_the_1(&c, fps, 1000.0 + 57.15 + 120.0 + 15.0 * ((q / 3) % 5), 600.0 + 3.0 * (q % 4),
+                        300.0 + 40.0 * (q / 15), 1401 + (uint64_t)q);
         first_contacts_with_1(&c, &tc, &gc, NULL);
-        e = fabs(gc->t - tc->t) * s.fps;
+        e = fabs(gc->t - tc->t) * fps;
         sum += e;
         n++;
         if (e > 0.5)
@@ -791,27 +800,20 @@ static void test_thin_cuts(void)
     int doubtful = 0, n = 0;
 
     for (int q = 0; q < 60; q++) {
-        setup_t s;
         const cr_event_t *tc, *gc;
         double cut = (70.0 + 2.0 * (q % 7)) * 3.14159265358979323846 / 180.0, dist = 300.0 + 20.0 * (q % 5);
+        double fps = fps_list[q % 3];
 
-        memset(&s, 0, sizeof(s));
-        s.fps = fps_list[q % 3];
-        s.balls[0] = (cr_ball_pos_t){0, 1000.0, 600.0};
         /* the 1 placed so that the ghost ball lies on the cue ball's line */
-        s.balls[1] = (cr_ball_pos_t){1, 1000.0 + dist + 57.15 * cos(cut), 600.0 + 57.15 * sin(cut)};
-        s.n = 2;
-        s.speed = 600.0 + 100.0 * (q % 4);
-        s.heading_deg = 0.0;
-        s.seed = 1501 + (uint64_t)q;
-        CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+        play_into_the_1(&c, fps, 1000.0 + dist + 57.15 * cos(cut), 600.0 + 57.15 * sin(cut), 600.0 + 100.0 * (q % 4),
+                        1501 + (uint64_t)q);
         first_contacts_with_1(&c, &tc, &gc, NULL);
         if (gc->confidence < 0.9) {
-            printf("\n  case %d (%.0f fps): a doubtful contact (%.1f) at %.4f, the truth's at %.4f", q, s.fps,
+            printf("\n  case %d (%.0f fps): a doubtful contact (%.1f) at %.4f, the truth's at %.4f", q, fps,
                    gc->confidence, gc->t, tc->t);
             doubtful++;
         }
-        sum += fabs(gc->t - tc->t) * s.fps;
+        sum += fabs(gc->t - tc->t) * fps;
         n++;
     }
     CU_ASSERT_EQUAL(doubtful, 0);

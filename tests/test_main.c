@@ -25,6 +25,7 @@ static const struct {
     {"calib", cr_test_register_calib},
     {"eval", cr_test_register_eval},
     {"vision", cr_test_register_vision},
+    {"highlight", cr_test_register_highlight},
     {"detect", cr_test_register_detect},
     {"track", cr_test_register_track},
     {"recon", cr_test_register_recon},

@@ -15,6 +15,7 @@ int cr_test_register_capture(void);
 int cr_test_register_calib(void);
 int cr_test_register_eval(void);
 int cr_test_register_vision(void);
+int cr_test_register_highlight(void);
 int cr_test_register_detect(void);
 int cr_test_register_track(void);
 int cr_test_register_recon(void);

@@ -39,6 +39,9 @@
  * the id the detector's own probabilities favour, white share, colour
  * class and how well it fits (colour_fit), sigma_mm, the error and its
  * table components, the image centre.
+ * BENCH_HL=1 lets the detector place resting balls by their highlights
+ * (cr_detect_params_t.use_highlights); the lamps it learned are printed
+ * either way ("lamp k at (x, y, z) mm, seen on n places").
  * BENCH_HINT=MM hints the detector (cr_detector_expect) before every frame
  * with each ball's true place carried on from the last two frames, shifted
  * MM in x, reach R: 0 is what a tracker that never errs would give (what
@@ -261,6 +264,7 @@ int main(int argc, char **argv)
     cr_camera_t cam;
     cr_table_t tab;
     cr_detector_t *det = NULL;
+    cr_detect_params_t dp;
     cr_frame_source_t *src = NULL;
     cr_frame_t fr;
     bench_truth_t *truth;
@@ -323,7 +327,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "detect_bench: cannot write %s\n", getenv("BENCH_ERRS"));
         return 2;
     }
-    rc = cr_detector_create(&cam, &tab, NULL, &det);
+    cr_detect_params_defaults(&dp);
+    dp.use_highlights = getenv("BENCH_HL") && atoi(getenv("BENCH_HL")) != 0;
+    rc = cr_detector_create(&cam, &tab, &dp, &det);
     if (rc != 0) {
         fprintf(stderr, "detect_bench: detector: %s\n", cr_status_str(rc));
         return 2;
@@ -604,6 +610,14 @@ int main(int argc, char **argv)
         }
     }
     printf("cloth: %s (RGB %.0f %.0f %.0f)\n", cloth, cloth_rgb[0], cloth_rgb[1], cloth_rgb[2]);
+    {
+        double lamps[6][3];
+        int lb[6], nl = cr_detector_lamps(det, lamps, lb, 6), k;
+
+        for (k = 0; k < nl && k < 6; k++)
+            printf("lamp %d at (%.0f, %.0f, %.0f) mm, seen on %d places\n", k, lamps[k][0], lamps[k][1], lamps[k][2],
+                   lb[k]);
+    }
     {
         /* close-colour ids vs the rest, pooled */
         double *pool[2];

@@ -6,6 +6,7 @@
  * covers full pixels 2i..2i+1 x 2j..2j+1, centre (2i + 0.5, 2j + 0.5).
  */
 #include "cr_detect.h"
+#include "cr_highlight.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -96,6 +97,13 @@ struct cr_detector {
     int bare[CR_VISION_MAX_DETECTIONS]; /* tags of the last run's hints whose place showed the
                                          * background (cr_detector_bare) */
     int n_bare;
+    cr_hl_model_t hl; /* the lamps, learned from the highlights of well-seen resting balls */
+    struct {
+        int tag, seen;
+        double x, y, s;
+    } hl_mem[CR_VISION_MAX_DETECTIONS]; /* the last place the highlights gave each ball hinted
+                                         * at rest (by hint tag) */
+    int n_hl_mem;
 };
 
 /* ---- small helpers --------------------------------------------------------------- */
@@ -310,6 +318,7 @@ void cr_detect_params_defaults(cr_detect_params_t *p)
     p->min_interior = 0.3;
     p->contact_weight = 0.25;
     p->keep_quiet_balls = 1;
+    p->use_highlights = 0;
 }
 
 void cr_detector_destroy(cr_detector_t *d)
@@ -464,6 +473,8 @@ void cr_detector_reset(cr_detector_t *d)
         d->edge_n = 0;
         d->n_hint = 0;
         d->bg_pending = 0;
+        cr_hl_model_init(&d->hl);
+        d->n_hl_mem = 0;
     }
 }
 
@@ -2188,10 +2199,130 @@ static float cr_det_fg_share(const cr_detector_t *d, double u, double v, double 
     return n >= 3 ? (float)f / (float)n : -1.0f;
 }
 
+/* ---- highlights ------------------------------------------------------------------ */
+
+#define CR_DET_HL_SPOTS 24
+
+/* A spot is a highlight when it stands this far above its ring: well above
+ * the noise, and at least 20 levels (a lamp's image is far brighter than
+ * any shading). */
+static double cr_det_hl_min_top(const cr_detector_t *d)
+{
+    return fmax(20.0, 8.0 * d->noise);
+}
+
+/* Learns the lamps from a ball kept at rest whose outline is sharp and
+ * complete and whose colour stands out from the cloth (its place is known
+ * to a fraction of a millimetre, and its shading is no highlight's). */
+static void cr_det_hl_learn(cr_detector_t *d, const cr_yuv_image_t *img, const cr_detection_t *o)
+{
+    const double R = d->tab.ball_radius_mm;
+    cr_hl_spot_t sp[CR_DET_HL_SPOTS];
+    int n;
+
+    if (o->score < 0.9f || o->visible < 0.95f || o->sigma_mm > 0.6 || o->blur_dx != 0.0 || o->blur_dy != 0.0 ||
+        !cr_hl_new_place(&d->hl, R, o->x, o->y) || cr_det_fg_share(d, o->u, o->v, o->r_px) < 0.9f)
+        return;
+    n = cr_hl_spots(img->y, img->stride_y, d->w, d->h, o->u, o->v, 0.8 * o->r_px, o->r_px, cr_det_hl_min_top(d), sp,
+                    8);
+    /* solved again each time the places seen double (12, 24, 48, 96) */
+    if (cr_hl_observe(&d->hl, &d->cam, R, o->x, o->y, sp, n) > 0 && d->hl.n_balls >= 12 &&
+        d->hl.n_balls >= 2 * d->hl.solved_balls)
+        cr_hl_solve(&d->hl, R, d->hl.n_balls / 4 > 6 ? d->hl.n_balls / 4 : 6);
+}
+
+int cr_detector_lamps(const cr_detector_t *d, double (*pos)[3], int *balls, int max)
+{
+    int k;
+
+    if (!d)
+        return 0;
+    for (k = 0; k < d->hl.n_lamps && k < max; k++) {
+        if (pos)
+            memcpy(pos[k], d->hl.lamp[k], sizeof pos[k]);
+        if (balls)
+            balls[k] = d->hl.lamp_balls[k];
+    }
+    return d->hl.n_lamps;
+}
+
+/* A ball resting near hint ht placed by its highlights (cr_hl_locate()),
+ * within R of the hint (the tracker's place may be a fit pulled toward the
+ * ball's shadow; a neighbour's centre is 2 R from the ball's): the number
+ * of lamps that agree (0: none placed). A frame whose spots place nothing
+ * (noise, a hand's shadow) keeps the place they gave while the ball rests
+ * (hl_mem, by the hint's tag), so that the place does not flip between the
+ * highlights' and a biased outline's. */
+static int cr_det_hl_place(cr_detector_t *d, const cr_yuv_image_t *img, const cr_ball_hint_t *ht, double u, double v,
+                           double rp, double *x, double *y, double *sigma_mm)
+{
+    const double R = d->tab.ball_radius_mm, reach = fmax(ht->reach_mm, R);
+    cr_hl_spot_t sp[CR_DET_HL_SPOTS];
+    int n, c, k;
+
+    if (d->hl.n_lamps < 2 || ht->x < 0.9 * R || ht->y < 0.9 * R || ht->x > d->tab.length_mm - 0.9 * R ||
+        ht->y > d->tab.width_mm - 0.9 * R)
+        return 0; /* no lamps yet; a ball in a pocket's mouth, below the cloth */
+    for (k = 0; k < d->n_hl_mem && d->hl_mem[k].tag != ht->tag; k++)
+        ;
+    n = cr_hl_spots(img->y, img->stride_y, d->w, d->h, u, v, (reach + 0.8 * R) * rp / R, rp, cr_det_hl_min_top(d),
+                    sp, CR_DET_HL_SPOTS);
+    c = cr_hl_locate(&d->hl, &d->cam, R, ht->x, ht->y, reach, fmax(1.0, 0.08 * rp), sp, n, x, y, sigma_mm);
+    if (c >= 2) {
+        if (k == d->n_hl_mem && k < CR_VISION_MAX_DETECTIONS)
+            d->n_hl_mem++;
+        if (k < d->n_hl_mem) {
+            d->hl_mem[k].tag = ht->tag, d->hl_mem[k].seen = 1;
+            d->hl_mem[k].x = *x, d->hl_mem[k].y = *y, d->hl_mem[k].s = *sigma_mm;
+        }
+        return c;
+    }
+    if (k < d->n_hl_mem && hypot(d->hl_mem[k].x - ht->x, d->hl_mem[k].y - ht->y) <= reach) {
+        *x = d->hl_mem[k].x, *y = d->hl_mem[k].y, *sigma_mm = d->hl_mem[k].s;
+        return 2;
+    }
+    return c;
+}
+
+/* A ball placed by its highlights at (hx, hy), sigma hs: a detection
+ * within 1.8 R of there is that ball (two centres are never closer than
+ * 2 R). Returns nd when no detection is there; the index of the one there,
+ * moved to the place when its outline was less sure than the highlights
+ * (its sigma over twice theirs: a ball of the cloth's colour fitted toward
+ * its shadow); -1 when a surer detection, or more than one, is there. */
+static int cr_det_hl_claim(cr_detector_t *d, int nd, double hx, double hy, double hs)
+{
+    const double R = d->tab.ball_radius_mm;
+    int b, hit = -1;
+
+    for (b = 0; b < nd; b++)
+        if (d->dets[b].score >= d->p.min_score && hypot(hx - d->dets[b].x, hy - d->dets[b].y) < 1.8 * R) {
+            if (hit >= 0)
+                return -1;
+            hit = b;
+        }
+    if (hit < 0)
+        return nd;
+    if (d->dets[hit].sigma_mm > 2.0 * hs && d->dets[hit].white_frac < 0.5f) {
+        cr_detection_t *o = &d->dets[hit];
+        double u, v;
+
+        if (!cr_camera_project(&d->cam, hx, hy, R, &u, &v))
+            return -1;
+        o->u = u, o->v = v, o->x = hx, o->y = hy;
+        o->r_px = cr_det_radius_at(d, u, v);
+        o->sigma_mm = hs;
+        return hit;
+    }
+    return -1;
+}
+
 /* Looks again, with fainter edges, at every hint no detection is near (a
  * ball the tracker holds that this frame's search did not find): a Hough
  * for the known radius over the hint's reach, then the usual fit; a hint
- * found nowhere whose place shows the background is bare (cr_detector_bare). */
+ * found nowhere whose place shows the background is bare (cr_detector_bare).
+ * With use_highlights, a ball resting at a hint is also placed by its
+ * highlights (cr_detect.h, step 7). */
 static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
 {
     const double R = d->tab.ball_radius_mm;
@@ -2200,13 +2331,37 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
 
     for (h = 0; h < d->n_hint && nd < 2 * CR_VISION_MAX_DETECTIONS; h++) {
         const cr_ball_hint_t *ht = &d->hint[h];
-        double u, v, rp, reach_px;
-        int x0, y0, x1, y1, pad, found = 0;
+        const int hl = d->p.use_highlights && ht->at_rest && d->hl.n_lamps >= 2;
+        double u, v, rp, reach_px, hx, hy, hs;
+        int x0, y0, x1, y1, pad, found = 0, moved = 0;
         cr_detection_t det;
 
+        for (b = 0; hl && b < d->n_hl_mem; b++)
+            if (d->hl_mem[b].tag == ht->tag)
+                d->hl_mem[b].seen = 1; /* still at rest: its place is kept */
         for (a = 0; a < nd; a++)
             if (hypot(d->dets[a].x - ht->x, d->dets[a].y - ht->y) < ht->reach_mm)
                 break;
+        /* a resting ball found, whose outline is unsure, or only a faint fit
+         * of it: its highlights may place it better (cr_det_hl_claim()) */
+        if (a < nd && hl && cr_camera_project(&d->cam, ht->x, ht->y, R, &u, &v)) {
+            rp = cr_det_radius_at(d, u, v);
+            if ((d->dets[a].sigma_mm > 2.0 * CR_HL_MIN_SIGMA_PX * R / rp || d->dets[a].score < d->p.min_score) &&
+                cr_det_hl_place(d, img, ht, u, v, rp, &hx, &hy, &hs) >= 2 && cr_det_hl_claim(d, nd, hx, hy, hs) == nd &&
+                d->dets[a].score < d->p.min_score && cr_camera_project(&d->cam, hx, hy, R, &det.u, &det.v)) {
+                /* the faint fit becomes the ball its highlights place */
+                det = d->dets[a];
+                det.x = hx, det.y = hy;
+                det.r_px = cr_det_radius_at(d, det.u, det.v);
+                det.sigma_mm = hs;
+                det.score = 0.75f;
+                det.blur_dx = det.blur_dy = 0.0;
+                cr_det_identify(d, img, &det);
+                det.hint_tag = ht->tag;
+                d->dets[a] = det;
+                d->reuse[a] = 0;
+            }
+        }
         if (a < nd || !cr_camera_project(&d->cam, ht->x, ht->y, R, &u, &v))
             continue;
         rp = cr_det_radius_at(d, u, v);
@@ -2266,6 +2421,27 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
                 }
             }
         }
+        /* a resting ball: where its highlights place it, if no surer
+         * detection is there; a fit of it found elsewhere moves there */
+        if (hl && cr_det_hl_place(d, img, ht, u, v, rp, &hx, &hy, &hs) >= 2) {
+            b = cr_det_hl_claim(d, nd, hx, hy, hs);
+            if (b == nd) {
+                if (!found) {
+                    memset(&det, 0, sizeof det);
+                    det.visible = 1.0f;
+                    det.score = 0.75f;
+                }
+                if (cr_camera_project(&d->cam, hx, hy, R, &det.u, &det.v)) {
+                    det.x = hx, det.y = hy;
+                    det.r_px = cr_det_radius_at(d, det.u, det.v);
+                    det.sigma_mm = hs;
+                    found = 1;
+                }
+            } else if (b >= 0) {
+                found = 0;
+                moved = 1;
+            }
+        }
         d->looking = 0;
         if (found) {
             cr_det_identify(d, img, &det);
@@ -2278,13 +2454,21 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
                 nd++;
             d->reuse[b] = 0;
             d->dets[b] = det;
-        } else {
+        } else if (!moved) {
             float sh = cr_det_fg_share(d, u, v, rp);
 
             if (sh >= 0.0f && sh <= CR_VISION_BARE_SHARE)
                 d->bare[d->n_bare++] = ht->tag;
         }
     }
+    /* a place remembered for a ball not hinted at rest this frame is
+     * forgotten (it moved, or went) */
+    for (h = 0, a = 0; h < d->n_hl_mem; h++)
+        if (d->hl_mem[h].seen) {
+            d->hl_mem[a] = d->hl_mem[h];
+            d->hl_mem[a++].seen = 0;
+        }
+    d->n_hl_mem = a;
     d->n_hint = 0;
     d->n_cand = n_cand;
     return nd;
@@ -2541,6 +2725,9 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
             nd--;
             i--;
         }
+    for (i = 0; i < nd; i++)
+        if (d->reuse[i])
+            cr_det_hl_learn(d, img, &d->dets[i]);
     nd = cr_det_look_hints(d, img, nd);
     nd = cr_det_merge_streaks(d, img, d->dets, d->reuse, nd);
     if (!first)

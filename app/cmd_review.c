@@ -47,6 +47,7 @@ typedef struct {
     bool quiet;
     int track_delay; /* --track-delay, frames; 0: 0.135 s of frames */
     bool emit_times; /* --emit-times: DIR/emitted.csv */
+    bool highlights; /* --highlights: resting balls placed by their highlights */
 } review_opts_t;
 
 /* Everything one review holds; freed by review_free. */
@@ -114,6 +115,9 @@ static void review_usage(FILE *f)
             "                    0.135 s: 4 at 30 fps, 8 at 60): every call comes that much later\n"
             "  --emit-times      also write DIR/emitted.csv: per event line, its time and the media\n"
             "                    time of the frame whose processing wrote it (latency)\n"
+            "  --highlights      place resting balls by their specular highlights too (the lamps\n"
+            "                    are learned from well-seen balls); experimental: better places\n"
+            "                    for balls of the cloth's colour, not better rulings yet (README)\n"
             "  -q, --quiet       no per-shot lines and no progress\n"
             "  -h, --help        this help\n");
 }
@@ -461,6 +465,7 @@ static int watch_step(review_t *rv, const cr_frame_t *fr, const cr_yuv_image_t *
     ev->t = t;
     snprintf(ev->code, sizeof(ev->code), "camera_moved");
     cr_detect_params_defaults(&dp);
+    dp.use_highlights = rv->o->highlights;
     if (auto_camera(rv, fr, &cam, src, sizeof(src), err, sizeof(err)) == 0 &&
         cr_detector_create(&cam, &rv->rp.table, &dp, &det) == CR_OK && cr_watch_create(&cam, &rv->rp.table, NULL,
                                                                                       &watch) == CR_OK) {
@@ -568,6 +573,7 @@ static int review_run(const review_opts_t *o)
     if (find_camera(&rv, &fr) != 0)
         goto done;
     cr_detect_params_defaults(&dp);
+    dp.use_highlights = o->highlights;
     cr_track_params_defaults(&tp);
     /* look-ahead for identities: 0.135 s (4 frames at 30 fps, 8 at 60). Longer
      * barely helps now that identities come from evidence per view (720p30
@@ -754,7 +760,7 @@ int cr_cmd_review(int argc, char **argv)
         {"head", required_argument, NULL, 'H'},       {"positions", no_argument, NULL, 'p'},
         {"quiet", no_argument, NULL, 'q'},            {"help", no_argument, NULL, 'h'},
         {"inputs", required_argument, NULL, 'I'},     {"track-delay", required_argument, NULL, 'D'},
-        {"emit-times", no_argument, NULL, 'E'},
+        {"emit-times", no_argument, NULL, 'E'},       {"highlights", no_argument, NULL, 'L'},
         {NULL, 0, NULL, 0},
     };
     review_opts_t o;
@@ -817,6 +823,9 @@ int cr_cmd_review(int argc, char **argv)
             break;
         case 'E':
             o.emit_times = true;
+            break;
+        case 'L':
+            o.highlights = true;
             break;
         case 'h':
             review_usage(stdout);

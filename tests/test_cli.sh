@@ -174,6 +174,8 @@ expect_grep "review session line" "$tmp/rv3/events.jsonl" '"type":"session"'
 expect_grep "review sees the stroke" "$tmp/rv3/events.jsonl" '"type":"stroke"'
 expect_grep "review sees the collision" "$tmp/rv3/events.jsonl" '"type":"collision","t":[0-9.]*,"shot":0,"a":0,"b":1'
 expect_grep "review positions" "$tmp/rv3/events.jsonl" '"type":"balls"'
+check "review --highlights" 0 "$cueref" review "$tmp/v/clip.mp4" --calib "$tmp/v/calib.json" --game 9ball --highlights -q --out "$tmp/rv3h"
+expect_grep "review --highlights sees the collision" "$tmp/rv3h/events.jsonl" '"type":"collision","t":[0-9.]*,"shot":0,"a":0,"b":1'
 expect_grep "review report" "$tmp/rv3/report.md" "First contact: the 1"
 check "review events read back" 0 "$cueref" judge "$tmp/rv3/events.jsonl"
 check "review scored against the truth" 0 "$cueref" eval --truth "$tmp/v/truth.jsonl" --events "$tmp/rv3/events.jsonl" --positions "$tmp/v/positions.csv" --json-only

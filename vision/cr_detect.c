@@ -2348,10 +2348,10 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
             rp = cr_det_radius_at(d, u, v);
             if ((d->dets[a].sigma_mm > 2.0 * CR_HL_MIN_SIGMA_PX * R / rp || d->dets[a].score < d->p.min_score) &&
                 cr_det_hl_place(d, img, ht, u, v, rp, &hx, &hy, &hs) >= 2 && cr_det_hl_claim(d, nd, hx, hy, hs) == nd &&
-                d->dets[a].score < d->p.min_score && cr_camera_project(&d->cam, hx, hy, R, &det.u, &det.v)) {
+                d->dets[a].score < d->p.min_score && cr_camera_project(&d->cam, hx, hy, R, &u, &v)) {
                 /* the faint fit becomes the ball its highlights place */
                 det = d->dets[a];
-                det.x = hx, det.y = hy;
+                det.u = u, det.v = v, det.x = hx, det.y = hy;
                 det.r_px = cr_det_radius_at(d, det.u, det.v);
                 det.sigma_mm = hs;
                 det.score = 0.75f;

@@ -3,6 +3,7 @@
  * placed by their highlights (cr_highlight.h).
  */
 #include "cr_highlight.h"
+#include "cr_vision_internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -237,7 +238,7 @@ static int cr_hl_inliers(const cr_hl_model_t *m, const uint8_t *used, const doub
 /* The point nearest (least squares) to the selected rays. */
 static bool cr_hl_nearest(const cr_hl_model_t *m, const int *sel, double L[3])
 {
-    double A[3][3] = {{0}}, bv[3] = {0}, det, inv[3][3];
+    double A[3][3] = {{0}}, bv[3] = {0};
     int b, i, j, n = 0;
 
     for (b = 0; b < m->n_balls; b++) {
@@ -257,23 +258,9 @@ static bool cr_hl_nearest(const cr_hl_model_t *m, const int *sel, double L[3])
             }
         n++;
     }
-    if (n < 2)
+    if (n < 2 || !cr_vision_solve(A, bv, 3))
         return false;
-    det = A[0][0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) - A[0][1] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
-          A[0][2] * (A[1][0] * A[2][1] - A[1][1] * A[2][0]);
-    if (!(fabs(det) > 1e-9))
-        return false;
-    inv[0][0] = (A[1][1] * A[2][2] - A[1][2] * A[2][1]) / det;
-    inv[0][1] = (A[0][2] * A[2][1] - A[0][1] * A[2][2]) / det;
-    inv[0][2] = (A[0][1] * A[1][2] - A[0][2] * A[1][1]) / det;
-    inv[1][0] = (A[1][2] * A[2][0] - A[1][0] * A[2][2]) / det;
-    inv[1][1] = (A[0][0] * A[2][2] - A[0][2] * A[2][0]) / det;
-    inv[1][2] = (A[0][2] * A[1][0] - A[0][0] * A[1][2]) / det;
-    inv[2][0] = (A[1][0] * A[2][1] - A[1][1] * A[2][0]) / det;
-    inv[2][1] = (A[0][1] * A[2][0] - A[0][0] * A[2][1]) / det;
-    inv[2][2] = (A[0][0] * A[1][1] - A[0][1] * A[1][0]) / det;
-    for (i = 0; i < 3; i++)
-        L[i] = inv[i][0] * bv[0] + inv[i][1] * bv[1] + inv[i][2] * bv[2];
+    memcpy(L, bv, sizeof bv);
     return true;
 }
 

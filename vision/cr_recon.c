@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cr_recon.h"
+#include "cr_vision_internal.h"
 
 
 /* Ball slots: slot i < NID is ball id i; the slots above hold tracks the
@@ -353,43 +354,6 @@ static bool on_table_state(int st)
     return st == B_REST || st == B_MOVING || st == B_LOST;
 }
 
-/* Solves the n x n system m x = r in place (n <= 3); false when singular. */
-static bool solve(double m[3][3], double r[3], int n)
-{
-    int i, j, k, piv;
-
-    for (i = 0; i < n; i++) {
-        piv = i;
-        for (k = i + 1; k < n; k++)
-            if (fabs(m[k][i]) > fabs(m[piv][i]))
-                piv = k;
-        if (fabs(m[piv][i]) < 1e-12)
-            return false;
-        if (piv != i) {
-            for (j = 0; j < n; j++) {
-                double t = m[i][j];
-                m[i][j] = m[piv][j];
-                m[piv][j] = t;
-            }
-            double t = r[i];
-            r[i] = r[piv];
-            r[piv] = t;
-        }
-        for (k = i + 1; k < n; k++) {
-            double f = m[k][i] / m[i][i];
-            for (j = i; j < n; j++)
-                m[k][j] -= f * m[i][j];
-            r[k] -= f * r[i];
-        }
-    }
-    for (i = n - 1; i >= 0; i--) {
-        for (j = i + 1; j < n; j++)
-            r[i] -= m[i][j] * r[j];
-        r[i] /= m[i][i];
-    }
-    return true;
-}
-
 /* Weighted polynomial fit (order 0..2) of points (t, x, y, w) about tr. */
 static bool poly_fit(const double *t, const double *x, const double *y, const double *w, int n, double tr, int order,
                      seg_t *s)
@@ -414,7 +378,7 @@ static bool poly_fit(const double *t, const double *x, const double *y, const do
         }
     }
     memcpy(mc, m, sizeof(m));
-    if (!solve(m, rx, nb) || !solve(mc, ry, nb))
+    if (!cr_vision_solve(m, rx, nb) || !cr_vision_solve(mc, ry, nb))
         return false;
     s->tr = tr;
     s->p[0] = rx[0];
@@ -2249,7 +2213,7 @@ static double vee_fit(const double *ts, const double *ds, int n, double t0, doub
             double mc[3][3];
 
             memcpy(mc, m, sizeof(m));
-            if (!solve(mc, r, 3))
+            if (!cr_vision_solve(mc, r, 3))
                 continue;
         }
         for (k = 0; k < n; k++) {
@@ -2269,7 +2233,7 @@ static double vee_fit(const double *ts, const double *ds, int n, double t0, doub
 
                 memcpy(mc, m, sizeof(m));
                 e[q] = 1.0;
-                inv[q] = solve(mc, e, 3) ? e[q] : INFINITY;
+                inv[q] = cr_vision_solve(mc, e, 3) ? e[q] : INFINITY;
             }
             *se_h = sigma * sqrt(fabs(inv[0]));
             se_sl[0] = sigma * sqrt(fabs(inv[1]));

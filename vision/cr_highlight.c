@@ -414,11 +414,19 @@ static int cr_hl_match(const cr_hl_model_t *m, const cr_camera_t *cam, double R,
     return c;
 }
 
+/* A translation of the ball a lamp-spot pairing proposes: the centre, how
+ * many lamps agree there and their residuals' scatter (cr_hl_match()). */
+typedef struct {
+    double x, y, ss;
+    int c;
+} cr_hl_cand_t;
+
 int cr_hl_locate(const cr_hl_model_t *m, const cr_camera_t *cam, double R, double x0, double y0, double reach_mm,
                  double tol_px, const cr_hl_spot_t *s, int n, double *x, double *y, double *sigma_mm)
 {
+    cr_hl_cand_t cand[CR_HL_MAX_LAMPS * 64];
     double cu, cv, pu, pv, bx = x0, by = y0, bss = HUGE_VAL, r_px, u2, v2;
-    int best = 0, k, j, it;
+    int best = 0, k, j, it, nc = 0;
 
     if (!m || !cam || !s || !x || !y || !sigma_mm || m->n_lamps < 2 || n <= 0)
         return 0;
@@ -432,15 +440,16 @@ int cr_hl_locate(const cr_hl_model_t *m, const cr_camera_t *cam, double R, doubl
         if (!cr_hl_predict(m, cam, R, k, x0, y0, &pu, &pv))
             continue;
         for (j = 0; j < n; j++) {
-            double tx, ty, du, dv, ss;
-            int c;
+            cr_hl_cand_t *cd = &cand[nc];
+            double du, dv;
 
-            if (!cr_camera_unproject_plane(cam, cu + s[j].u - pu, cv + s[j].v - pv, R, &tx, &ty) ||
-                hypot(tx - x0, ty - y0) > reach_mm + R * tol_px / r_px)
+            if (!cr_camera_unproject_plane(cam, cu + s[j].u - pu, cv + s[j].v - pv, R, &cd->x, &cd->y) ||
+                hypot(cd->x - x0, cd->y - y0) > reach_mm + R * tol_px / r_px)
                 continue;
-            c = cr_hl_match(m, cam, R, tx, ty, tol_px, s, n, &du, &dv, &ss);
-            if (c > best || (c == best && c > 0 && ss < bss))
-                best = c, bss = ss, bx = tx, by = ty;
+            cd->c = cr_hl_match(m, cam, R, cd->x, cd->y, tol_px, s, n, &du, &dv, &cd->ss);
+            if (cd->c > best || (cd->c == best && cd->c > 0 && cd->ss < bss))
+                best = cd->c, bss = cd->ss, bx = cd->x, by = cd->y;
+            nc++;
         }
     }
     if (best < 2)
@@ -448,20 +457,10 @@ int cr_hl_locate(const cr_hl_model_t *m, const cr_camera_t *cam, double R, doubl
     /* a constellation that as many lamps find elsewhere too, about as
      * tightly (the spots of a number's ink or a stripe's edge), places
      * nothing */
-    for (k = 0; k < m->n_lamps; k++) {
-        if (!cr_hl_predict(m, cam, R, k, x0, y0, &pu, &pv))
-            continue;
-        for (j = 0; j < n; j++) {
-            double tx, ty, du, dv, ss;
-
-            if (!cr_camera_unproject_plane(cam, cu + s[j].u - pu, cv + s[j].v - pv, R, &tx, &ty) ||
-                hypot(tx - x0, ty - y0) > reach_mm + R * tol_px / r_px || hypot(tx - bx, ty - by) < 0.2 * R)
-                continue;
-            if (cr_hl_match(m, cam, R, tx, ty, tol_px, s, n, &du, &dv, &ss) >= best &&
-                ss < bss + CR_HL_RIVAL_SS)
-                return 0;
-        }
-    }
+    for (k = 0; k < nc; k++)
+        if (hypot(cand[k].x - bx, cand[k].y - by) >= 0.2 * R && cand[k].c >= best &&
+            cand[k].ss < bss + CR_HL_RIVAL_SS)
+            return 0;
     /* refine: move the centre by the mean residual, three times */
     for (it = 0; it < 3; it++) {
         double du, dv, ss, u, v, nx, ny;

@@ -40,8 +40,8 @@
  * class and how well it fits (colour_fit), sigma_mm, the error and its
  * table components, the image centre.
  * BENCH_HL=1 lets the detector place resting balls by their highlights
- * (cr_detect_params_t.use_highlights); the lamps it learned are printed
- * either way ("lamp k at (x, y, z) mm, seen on n places").
+ * (cr_detect_params_t.use_highlights) and prints the lamps it learned
+ * ("lamp k at (x, y, z) mm, seen on n places").
  * BENCH_HINT=MM hints the detector (cr_detector_expect) before every frame
  * with each ball's true place carried on from the last two frames, shifted
  * MM in x, reach R: 0 is what a tracker that never errs would give (what

@@ -2317,6 +2317,36 @@ static int cr_det_hl_claim(cr_detector_t *d, int nd, double hx, double hy, doubl
     return -1;
 }
 
+/* A ball resting at hint ht found (detection a within the hint's reach):
+ * where its fit is unsure or only faint, its highlights may place it
+ * better. A less sure detection there moves to their place
+ * (cr_det_hl_claim()); a faint fit with no ball reported there becomes the
+ * ball they place. */
+static void cr_det_hl_recheck(cr_detector_t *d, const cr_yuv_image_t *img, const cr_ball_hint_t *ht, int a, int nd)
+{
+    const double R = d->tab.ball_radius_mm;
+    cr_detection_t *o = &d->dets[a];
+    const int faint = o->score < d->p.min_score;
+    double u, v, rp, hx, hy, hs;
+
+    if (!cr_camera_project(&d->cam, ht->x, ht->y, R, &u, &v))
+        return;
+    rp = cr_det_radius_at(d, u, v);
+    if (!faint && o->sigma_mm <= 2.0 * CR_HL_MIN_SIGMA_PX * R / rp)
+        return; /* as sure as highlights can make it */
+    if (cr_det_hl_place(d, img, ht, u, v, rp, &hx, &hy, &hs) < 2 || cr_det_hl_claim(d, nd, hx, hy, hs) != nd ||
+        !faint || !cr_camera_project(&d->cam, hx, hy, R, &u, &v))
+        return; /* placed nowhere, moved there, or a surer ball is there */
+    o->u = u, o->v = v, o->x = hx, o->y = hy;
+    o->r_px = cr_det_radius_at(d, u, v);
+    o->sigma_mm = hs;
+    o->score = 0.75f;
+    o->blur_dx = o->blur_dy = 0.0;
+    cr_det_identify(d, img, o);
+    o->hint_tag = ht->tag;
+    d->reuse[a] = 0;
+}
+
 /* Looks again, with fainter edges, at every hint no detection is near (a
  * ball the tracker holds that this frame's search did not find): a Hough
  * for the known radius over the hint's reach, then the usual fit; a hint
@@ -2342,26 +2372,8 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
         for (a = 0; a < nd; a++)
             if (hypot(d->dets[a].x - ht->x, d->dets[a].y - ht->y) < ht->reach_mm)
                 break;
-        /* a resting ball found, whose outline is unsure, or only a faint fit
-         * of it: its highlights may place it better (cr_det_hl_claim()) */
-        if (a < nd && hl && cr_camera_project(&d->cam, ht->x, ht->y, R, &u, &v)) {
-            rp = cr_det_radius_at(d, u, v);
-            if ((d->dets[a].sigma_mm > 2.0 * CR_HL_MIN_SIGMA_PX * R / rp || d->dets[a].score < d->p.min_score) &&
-                cr_det_hl_place(d, img, ht, u, v, rp, &hx, &hy, &hs) >= 2 && cr_det_hl_claim(d, nd, hx, hy, hs) == nd &&
-                d->dets[a].score < d->p.min_score && cr_camera_project(&d->cam, hx, hy, R, &u, &v)) {
-                /* the faint fit becomes the ball its highlights place */
-                det = d->dets[a];
-                det.u = u, det.v = v, det.x = hx, det.y = hy;
-                det.r_px = cr_det_radius_at(d, det.u, det.v);
-                det.sigma_mm = hs;
-                det.score = 0.75f;
-                det.blur_dx = det.blur_dy = 0.0;
-                cr_det_identify(d, img, &det);
-                det.hint_tag = ht->tag;
-                d->dets[a] = det;
-                d->reuse[a] = 0;
-            }
-        }
+        if (a < nd && hl)
+            cr_det_hl_recheck(d, img, ht, a, nd);
         if (a < nd || !cr_camera_project(&d->cam, ht->x, ht->y, R, &u, &v))
             continue;
         rp = cr_det_radius_at(d, u, v);
@@ -2725,7 +2737,7 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
             nd--;
             i--;
         }
-    for (i = 0; i < nd; i++)
+    for (i = 0; d->p.use_highlights && i < nd; i++)
         if (d->reuse[i])
             cr_det_hl_learn(d, img, &d->dets[i]);
     nd = cr_det_look_hints(d, img, nd);

@@ -71,16 +71,17 @@
  *      69 % (clip 06) and 17 to 94 % (1080p60 clip 04) of frames; hints 80
  *      mm beside every ball on the table (bare cloth, BENCH_HINT=80) made
  *      45 more phantom detections over the three clips' 19671 frames.
- *   7. highlights (cr_highlight.h): every glossy ball mirrors the lamps
- *      over the table as small bright spots whose places on the sphere are
- *      geometry alone. The spots of well-seen resting balls (score 0.9, a
- *      complete sharp outline, sigma under 0.6 mm, standing out from the
- *      cloth) give rays that meet at the lamps, found once a dozen places
- *      have been seen and again each time the places seen double
- *      (cr_detector_lamps(); on the 1080p60 and 720p30 films the three
- *      simulated lamps, 1000 mm above the long string at L/2 and L/2 +-
- *      L/3, come out within 10-65 mm). With use_highlights, at a hint
- *      where a ball rests: where its highlights place it (at least two
+ *   7. highlights (cr_highlight.h), only with use_highlights: every glossy
+ *      ball mirrors the lamps over the table as small bright spots whose
+ *      places on the sphere are geometry alone. The spots of well-seen
+ *      resting balls (score 0.9, a complete sharp outline, sigma under 0.6
+ *      mm, standing out from the cloth) give rays that meet at the lamps,
+ *      found once a dozen places have been seen and again each time the
+ *      places seen double (cr_detector_lamps(); on six red and green
+ *      1080p60 and 720p30 films the three simulated lamps, 1000 mm above
+ *      the long string at L/2 and L/2 +- L/3, come out 2-70 mm from their
+ *      places, first after about three shots). Then, at a hint where a
+ *      ball rests: where its highlights place it (at least two
  *      lamps agreeing within R of the hint, no other constellation in
  *      reach as good; the last such place is kept while the ball rests and
  *      a frame's spots place nothing), a detection is made if no ball was
@@ -181,9 +182,9 @@ typedef struct {
                              1.3 radii) changed by more than change_sigmas keeps its detection
                              instead of being fitted again (1; 0: refit; ignored when
                              change_sigmas is 0) */
-    int use_highlights;   /* place balls resting at hints by their highlights (step 7) (0: the
-                             lamps are learned, cr_detector_lamps(), but nothing is placed by
-                             them: see the figures in step 7) */
+    int use_highlights;   /* learn the lamps and place balls resting at hints by their
+                             highlights (step 7) (0: off, the default: see the figures in step
+                             7) */
 } cr_detect_params_t;
 
 void cr_detect_params_defaults(cr_detect_params_t *p);
@@ -219,9 +220,9 @@ int cr_detector_bare(const cr_detector_t *d, int *tags, int max);
 /* The lamps over the table as learned so far from the highlights of
  * well-seen resting balls (cr_highlight.h): up to max positions (table mm,
  * z up) into pos and how many distinct ball places saw each into balls
- * (either may be NULL). Returns the number of lamps known (0 until about
- * a dozen places have been seen; then re-learned each time the places seen
- * double, up to 96). */
+ * (either may be NULL). Returns the number of lamps known (0 without
+ * use_highlights, and until about a dozen places have been seen; then
+ * re-learned each time the places seen double, up to 96). */
 int cr_detector_lamps(const cr_detector_t *d, double (*pos)[3], int *balls, int max);
 
 /* Forgets the background model: the next frame is learned afresh (after a

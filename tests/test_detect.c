@@ -812,6 +812,39 @@ static void test_streak_ends(void)
  * hint is kept (a resting ball stays where it rested): at four places on
  * the bed, the 7 is found in at least five of six hinted frames, always
  * within a quarter radius (it was up to 13 mm off). */
+/* Runs the detector on nf + 1 frames of the still scene saved in y0, u0,
+ * v0 (fresh noise of sigma levels each, x the generator's state), with a
+ * hint that a ball rests at (bx, by) (reach R/2, tag 1) from the second
+ * frame on: the detections within R of there in the hinted frames, and the
+ * largest distance of those (*err_max). */
+static int td_look_at_rest(td_ctx_t *c, cr_detector_t *d, const cr_yuv_image_t *img, const uint8_t *y0,
+                           const uint8_t *u0, const uint8_t *v0, double bx, double by, int nf, double sigma,
+                           uint64_t *x, double *err_max)
+{
+    const cr_ball_hint_t hint = {bx, by, 0.5 * RB, 1, 1};
+    int f, found = 0;
+
+    *err_max = 0.0;
+    for (f = 0; f <= nf; f++) {
+        cr_detection_t det[CR_VISION_MAX_DETECTIONS];
+        int nd = 0, k;
+
+        td_renoise(c, y0, u0, v0, sigma, x);
+        if (f > 0)
+            CU_ASSERT_EQUAL(cr_detector_expect(d, &hint, 1), 0);
+        CU_ASSERT_EQUAL(cr_detector_run(d, img, det, CR_VISION_MAX_DETECTIONS, &nd), 0);
+        for (k = 0; k < nd && f > 0; k++) {
+            double e = hypot(det[k].x - bx, det[k].y - by);
+
+            if (e < RB) {
+                found++;
+                *err_max = fmax(*err_max, e);
+            }
+        }
+    }
+    return found;
+}
+
 static void test_look_at_a_resting_faint_ball(void)
 {
     enum { NF = 6 };
@@ -831,8 +864,8 @@ static void test_look_at_a_resting_faint_ball(void)
         uint8_t *y0, *u0, *v0;
         cr_detector_t *d = NULL;
         uint64_t x = cases[ci].noise;
-        int f, found = 0;
-        double err_max = 0.0;
+        int found;
+        double err_max;
 
         CU_ASSERT_FATAL(td_open_lit(&c, 1280, 720, 3.0, 200.0, -0.08, CR_CLOTH_RED, cases[ci].seed, cases[ci].expo) ==
                         0);
@@ -841,24 +874,7 @@ static void test_look_at_a_resting_faint_ball(void)
         td_ball(&balls[2], 0, 1270.0, 635.0);
         CU_ASSERT_FATAL(td_render_still(&c, balls, 3, &img, &y0, &u0, &v0) == 0);
         CU_ASSERT_FATAL(cr_detector_create(&c.cam, &c.tab, NULL, &d) == 0);
-        for (f = 0; f <= NF; f++) {
-            cr_detection_t det[CR_VISION_MAX_DETECTIONS];
-            const cr_ball_hint_t hint = {cases[ci].x, cases[ci].y, 0.5 * RB, 1, 1};
-            int nd = 0, k;
-
-            td_renoise(&c, y0, u0, v0, 3.0, &x);
-            if (f > 0)
-                CU_ASSERT_EQUAL(cr_detector_expect(d, &hint, 1), 0);
-            CU_ASSERT_EQUAL(cr_detector_run(d, &img, det, CR_VISION_MAX_DETECTIONS, &nd), 0);
-            for (k = 0; k < nd && f > 0; k++) {
-                double e = hypot(det[k].x - cases[ci].x, det[k].y - cases[ci].y);
-
-                if (e < RB) {
-                    found++;
-                    err_max = fmax(err_max, e);
-                }
-            }
-        }
+        found = td_look_at_rest(&c, d, &img, y0, u0, v0, cases[ci].x, cases[ci].y, NF, 3.0, &x, &err_max);
         CU_ASSERT(found >= NF - 1);
         CU_ASSERT(err_max < 0.25 * RB);
         if (found < NF - 1 || err_max >= 0.25 * RB)
@@ -1019,31 +1035,14 @@ static void test_placed_by_its_highlights(void)
         cr_render_ball_t balls[3];
         cr_yuv_image_t img;
         uint8_t *y0, *u0, *v0;
-        int found = 0;
-        double err_max = 0.0;
+        int found;
+        double err_max;
 
         td_ball(&balls[0], 7, cases[ci][0], cases[ci][1]);
         td_ball(&balls[1], 9, cases[ci][0] - 90.0, cases[ci][1] + 60.0);
         td_ball(&balls[2], 0, 1270.0, 635.0);
         CU_ASSERT_FATAL(td_render_still(&c, balls, 3, &img, &y0, &u0, &v0) == 0);
-        for (f = 0; f < NF + 1; f++) {
-            cr_detection_t det[CR_VISION_MAX_DETECTIONS];
-            const cr_ball_hint_t hint = {cases[ci][0], cases[ci][1], 0.5 * RB, 1, 1};
-            int nd = 0, k;
-
-            td_renoise(&c, y0, u0, v0, 2.0, &x);
-            if (f > 0)
-                CU_ASSERT_EQUAL(cr_detector_expect(d, &hint, 1), 0);
-            CU_ASSERT_EQUAL(cr_detector_run(d, &img, det, CR_VISION_MAX_DETECTIONS, &nd), 0);
-            for (k = 0; k < nd && f > 0; k++) {
-                double e = hypot(det[k].x - cases[ci][0], det[k].y - cases[ci][1]);
-
-                if (e < RB) {
-                    found++;
-                    err_max = fmax(err_max, e);
-                }
-            }
-        }
+        found = td_look_at_rest(&c, d, &img, y0, u0, v0, cases[ci][0], cases[ci][1], NF, 2.0, &x, &err_max);
         CU_ASSERT(found == NF);
         CU_ASSERT(err_max < 1.0);
         if (found != NF || err_max >= 1.0)

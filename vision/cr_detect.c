@@ -2353,6 +2353,48 @@ static void cr_det_hl_recheck(cr_detector_t *d, const cr_yuv_image_t *img, const
  * found nowhere whose place shows the background is bare (cr_detector_bare).
  * With use_highlights, a ball resting at a hint is also placed by its
  * highlights (cr_detect.h, step 7). */
+/* Looks for a ball within reach_mm of (x, y) (image (u, v), its radius
+ * rp and the reach reach_px in pixels): a Hough for the known radius over
+ * the reach alone with fainter edges, then the fit; kept when it scores
+ * min_score, is sharp (a streak there is another ball passing), lies within
+ * reach and at least 1.8 R from every ball of dets[0, nd) (two centres are
+ * never closer than 2 R: in a rack the edges between two balls are not a
+ * third). Leaves d->looking set and the candidates in d->cand (the caller
+ * restores both). Returns 1 with the fit in *det, else 0. */
+static int cr_det_look_at(cr_detector_t *d, const cr_yuv_image_t *img, double u, double v, double rp,
+                          double reach_px, double x, double y, double reach_mm, int nd, cr_detection_t *det)
+{
+    const double R = d->tab.ball_radius_mm;
+    int pad = (int)ceil(0.5 * (reach_px + rp)) + 3, x0, y0, x1, y1, a, b;
+
+    x0 = (int)floor(0.5 * u) - pad, y0 = (int)floor(0.5 * v) - pad;
+    x1 = (int)ceil(0.5 * u) + pad + 1, y1 = (int)ceil(0.5 * v) + pad + 1;
+    x0 = x0 < 0 ? 0 : x0;
+    y0 = y0 < 0 ? 0 : y0;
+    x1 = x1 > d->hw ? d->hw : x1;
+    y1 = y1 > d->hh ? d->hh : y1;
+    d->looking = 1;
+    d->n_cand = 0;
+    d->cap_cand = 8;
+    cr_det_hough_roi(d, img, x0, y0, x1, y1);
+    cr_det_sort_cands(d);
+    for (a = 0; a < d->n_cand; a++) {
+        if (hypot(d->cand[a].u - u, d->cand[a].v - v) > reach_px + 0.5 * rp)
+            continue;
+        if (!cr_det_refine(d, img, &d->cand[a], det) || det->score < d->p.min_score || det->blur_dx != 0.0 ||
+            det->blur_dy != 0.0)
+            continue;
+        if (hypot(det->x - x, det->y - y) > reach_mm)
+            continue;
+        for (b = 0; b < nd; b++)
+            if (d->dets[b].score >= d->p.min_score && hypot(det->x - d->dets[b].x, det->y - d->dets[b].y) < 1.8 * R)
+                break;
+        if (b == nd)
+            return 1;
+    }
+    return 0;
+}
+
 static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
 {
     const double R = d->tab.ball_radius_mm;
@@ -2363,7 +2405,7 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
         const cr_ball_hint_t *ht = &d->hint[h];
         const int hl = d->p.use_highlights && ht->at_rest && d->hl.n_lamps >= 2;
         double u, v, rp, reach_px, hx, hy, hs;
-        int x0, y0, x1, y1, pad, found = 0, moved = 0;
+        int found = 0, moved = 0;
         cr_detection_t det;
 
         for (b = 0; hl && b < d->n_hl_mem; b++)
@@ -2378,36 +2420,7 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
             continue;
         rp = cr_det_radius_at(d, u, v);
         reach_px = ht->reach_mm * rp / R;
-        pad = (int)ceil(0.5 * (reach_px + rp)) + 3;
-        x0 = (int)floor(0.5 * u) - pad, y0 = (int)floor(0.5 * v) - pad;
-        x1 = (int)ceil(0.5 * u) + pad + 1, y1 = (int)ceil(0.5 * v) + pad + 1;
-        x0 = x0 < 0 ? 0 : x0;
-        y0 = y0 < 0 ? 0 : y0;
-        x1 = x1 > d->hw ? d->hw : x1;
-        y1 = y1 > d->hh ? d->hh : y1;
-        d->looking = 1;
-        d->n_cand = 0;
-        d->cap_cand = 8;
-        cr_det_hough_roi(d, img, x0, y0, x1, y1);
-        cr_det_sort_cands(d);
-        for (a = 0; a < d->n_cand && !found; a++) {
-            if (hypot(d->cand[a].u - u, d->cand[a].v - v) > reach_px + 0.5 * rp)
-                continue;
-            /* a streak where a faint ball was expected is some other
-             * ball passing */
-            if (!cr_det_refine(d, img, &d->cand[a], &det) || det.score < d->p.min_score || det.blur_dx != 0.0 ||
-                det.blur_dy != 0.0)
-                continue;
-            if (hypot(det.x - ht->x, det.y - ht->y) > ht->reach_mm)
-                continue;
-            /* two balls' centres are never closer than 2 R: a fit
-             * overlapping a ball found is (part of) that ball, or the
-             * edges between two (a rack) */
-            for (b = 0; b < nd; b++)
-                if (d->dets[b].score >= d->p.min_score && hypot(det.x - d->dets[b].x, det.y - d->dets[b].y) < 1.8 * R)
-                    break;
-            found = b == nd;
-        }
+        found = cr_det_look_at(d, img, u, v, rp, reach_px, ht->x, ht->y, ht->reach_mm, nd, &det);
         /* a resting ball: the fit from the hint's own place too; where it
          * settles elsewhere, the outline is ambiguous (a ball of the
          * cloth's colour beside its shadow, whose edge a look weighs

@@ -1055,6 +1055,100 @@ static void test_placed_by_its_highlights(void)
 }
 
 /* Bad arguments are refused, a frame of the wrong size too. */
+/* A ball of nearly the cloth's colour that comes to rest where the
+ * background model learned bare cloth (it rolled there after the first
+ * frame), filmed by a noisy camera (4 levels of noise: a cheap webcam in a
+ * dim room), differs from the background by less than the noise allows
+ * for: no coarse sample makes a region there, and no tracker hints at a
+ * ball it never saw. The scan of the bed (step 8) finds it and it is then
+ * reported in nearly every frame (a look at it fails now and then at this
+ * noise); nothing else is reported (the scan invents no ball on bare
+ * cloth, at the cushions, the pockets or the diamonds). With the scan off
+ * it is found in at most half the frames (in none, here). 1280x720; the
+ * ball appears in frame 10. Placement is the looks' (the fit of such a
+ * ball can settle toward its shadow: the known weakness of cr_detect.h):
+ * within 0.8 R here. */
+static void test_scan_finds_unseen_ball(void)
+{
+    enum { NF = 80, F0 = 55 };
+    static const struct {
+        cr_cloth_preset_t cloth;
+        int id;
+        double x, y, expo;
+    } cases[] = {
+        {CR_CLOTH_RED, 7, 1840.0, 700.0, 0.3},  {CR_CLOTH_RED, 7, 1200.0, 900.0, 0.4},
+        {CR_CLOTH_RED, 7, 350.0, 180.0, 0.6},   {CR_CLOTH_GREEN, 6, 600.0, 300.0, 0.3},
+        {CR_CLOTH_GREEN, 6, 1500.0, 800.0, 0.45},
+    };
+    size_t ci;
+
+    for (ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+        static const double ox[3] = {1000.0, 1600.0, 2100.0}, oy[3] = {420.0, 300.0, 1000.0};
+        static const int oid[3] = {0, 9, 1};
+        td_ctx_t c;
+        cr_render_ball_t balls[4];
+        cr_yuv_image_t img;
+        uint8_t *y0, *u0, *v0, *ya, *ua, *va;
+        int i, pass, found[2] = {0, 0}, late[2] = {0, 0}, extra = 0;
+        double err_max = 0.0;
+
+        CU_ASSERT_FATAL(td_open_lit(&c, 1280, 720, 3.0, 30.0, -0.05, cases[ci].cloth, 17 + ci, cases[ci].expo) == 0);
+        td_ball(&balls[0], cases[ci].id, cases[ci].x, cases[ci].y);
+        for (i = 0; i < 3; i++)
+            td_ball(&balls[1 + i], oid[i], ox[i], oy[i]);
+        CU_ASSERT_FATAL(td_render_still(&c, balls + 1, 3, &img, &ya, &ua, &va) == 0);
+        CU_ASSERT_FATAL(td_render_still(&c, balls, 4, &img, &y0, &u0, &v0) == 0);
+        for (pass = 0; pass < 2; pass++) {
+            cr_detect_params_t p;
+            cr_detector_t *d = NULL;
+            uint64_t x = 991 + ci;
+            int f;
+
+            cr_detect_params_defaults(&p);
+            if (pass == 0)
+                p.scan_tiles = 0;
+            CU_ASSERT_FATAL(cr_detector_create(&c.cam, &c.tab, &p, &d) == 0);
+            for (f = 0; f < NF; f++) {
+                cr_detection_t det[CR_VISION_MAX_DETECTIONS];
+                int nd = 0, k;
+
+                if (f < 10)
+                    td_renoise(&c, ya, ua, va, 4.0, &x);
+                else
+                    td_renoise(&c, y0, u0, v0, 4.0, &x);
+                CU_ASSERT_EQUAL(cr_detector_run(d, &img, det, CR_VISION_MAX_DETECTIONS, &nd), 0);
+                for (k = 0; k < nd; k++) {
+                    double e = hypot(det[k].x - cases[ci].x, det[k].y - cases[ci].y);
+
+                    if (e < RB && f >= 10) {
+                        found[pass]++;
+                        late[pass] += f >= F0;
+                        if (pass == 1)
+                            err_max = fmax(err_max, e);
+                    } else {
+                        for (i = 0; i < 3 && hypot(det[k].x - ox[i], det[k].y - oy[i]) > RB; i++)
+                            ;
+                        extra += i == 3;
+
+
+                    }
+                }
+            }
+            cr_detector_destroy(d);
+        }
+        CU_ASSERT(found[0] <= NF / 2);
+        CU_ASSERT(late[1] >= NF - F0 - 6);
+        CU_ASSERT(err_max < 0.8 * RB);
+        CU_ASSERT_EQUAL(extra, 0);
+        if (found[0] > NF / 2 || late[1] < NF - F0 - 6 || err_max >= 0.8 * RB || extra)
+            printf("\n  the %d at (%.0f, %.0f): found in %d of %d frames without the scan, with it in %d (%d of "
+                   "the last %d), error max %.2f mm, %d others",
+                   cases[ci].id, cases[ci].x, cases[ci].y, found[0], NF, found[1], late[1], NF - F0, err_max, extra);
+        free(y0), free(u0), free(v0), free(ya), free(ua), free(va);
+        td_close(&c);
+    }
+}
+
 static void test_invalid(void)
 {
     cr_table_t t;
@@ -1100,6 +1194,8 @@ int cr_test_register_detect(void)
         !CU_add_test(s, "ball of the cloth's colour, noise only", test_low_contrast) ||
         !CU_add_test(s, "a ball the search misses is found where the tracker expects it", test_hints) ||
         !CU_add_test(s, "a hint's place that shows the background is bare", test_bare_places) ||
+        !CU_add_test(s, "a ball no region shows and nobody looks for is found by the scan",
+                     test_scan_finds_unseen_ball) ||
         !CU_add_test(s, "a resting faint ball looked for stays where it rests", test_look_at_a_resting_faint_ball) ||
         !CU_add_test(s, "a streak whose ends read as different colours is one ball", test_streak_ends) ||
         !CU_add_test(s, "a resting ball of the cloth's colour is placed by its highlights",

@@ -19,6 +19,7 @@
 #define CR_DET_BLOCK 8         /* coarse samples per background block side */
 
 #define CR_DET_MAX_ROIS 512   /* regions of interest remembered per frame */
+#define CR_DET_MAX_PROBES 8   /* places the scan (step 8) follows at once */
 /* Looking again where the tracker expects a ball (cr_detector_expect): edges
  * down to this share of the foreground threshold count (the search's is
  * 0.35; a ball of the cloth's colour in dim light has an outline of a few
@@ -28,6 +29,14 @@
 #define CR_DET_SMEAR_MAX 8.0
 #define CR_DET_LOOK_EDGE 0.2
 #define CR_DET_LOOK_VOTES 0.4
+/* A probe the search finds in this many frames is the search's (step 8). */
+#define CR_DET_PROBE_SEEN 60
+/* A probe within 2 R of a cushion's nose line must be found this many
+ * times probe_frames before it is reported (step 8): the nose line's
+ * straight edge gives a circle beside it votes and support by itself, and
+ * in a noisy picture (3-4 levels) the noise completes such circles for a
+ * dozen frames or so; a ball stays. */
+#define CR_DET_NEAR_HITS 6
 
 /* A region of interest, half-res pixels [x0, x1) x [y0, y1). */
 typedef struct {
@@ -104,6 +113,15 @@ struct cr_detector {
     } hl_mem[CR_VISION_MAX_DETECTIONS]; /* the last place the highlights gave each ball hinted
                                          * at rest (by hint tag) */
     int n_hl_mem;
+    int scan_x0, scan_y0, scan_x1, scan_y1; /* the bed's bounding box, half-res px */
+    int scan_tile, scan_nx, scan_ny;        /* its tiles: side, columns, rows */
+    int scan_next;                          /* the tile the next frame searches first */
+    struct {
+        double x, y;      /* table mm */
+        int hits, misses; /* frames it was found in; missed since it was last found */
+        int seen;         /* frames the search found it in */
+    } probe[CR_DET_MAX_PROBES]; /* balls the scan found that no region showed (step 8) */
+    int n_probe;
 };
 
 /* ---- small helpers --------------------------------------------------------------- */
@@ -319,6 +337,8 @@ void cr_detect_params_defaults(cr_detect_params_t *p)
     p->contact_weight = 0.25;
     p->keep_quiet_balls = 1;
     p->use_highlights = 0;
+    p->scan_tiles = 2;
+    p->probe_frames = 5;
 }
 
 void cr_detector_destroy(cr_detector_t *d)
@@ -368,7 +388,8 @@ int cr_detector_create(const cr_camera_t *cam, const cr_table_t *t, const cr_det
         p = &defp;
     }
     if (!(p->chroma_gain >= 0.0) || !(p->fg_sigmas > 0.0) || !(p->fg_min_levels >= 0.0) || p->max_candidates < 1 ||
-        p->bg_absorb_frames < 1 || !(p->min_votes > 0.0))
+        p->bg_absorb_frames < 1 || !(p->min_votes > 0.0) || p->scan_tiles < 0 || p->scan_tiles > 64 ||
+        p->probe_frames < 1 || p->probe_frames > 1000)
         return CR_ERR_INVALID;
     d = calloc(1, sizeof *d);
     if (!d)
@@ -454,6 +475,28 @@ int cr_detector_create(const cr_camera_t *cam, const cr_table_t *t, const cr_det
         }
     if (n_in < 16)
         goto fail_invalid;
+    /* the scan's tiles over the bed, each about eight radii a side */
+    {
+        const double L = t->length_mm, W = t->width_mm;
+        const double cs[4][2] = {{0, 0}, {L, 0}, {L, W}, {0, W}};
+        double u, v, u0 = HUGE_VAL, v0 = HUGE_VAL, u1 = -HUGE_VAL, v1 = -HUGE_VAL;
+        int i;
+
+        for (i = 0; i < 4; i++) {
+            if (!cr_camera_project(cam, cs[i][0], cs[i][1], t->ball_radius_mm, &u, &v))
+                goto fail_invalid;
+            u0 = fmin(u0, u), v0 = fmin(v0, v), u1 = fmax(u1, u), v1 = fmax(v1, v);
+        }
+        d->scan_x0 = (int)cr_det_clamp(floor(0.5 * u0), 0, d->hw);
+        d->scan_y0 = (int)cr_det_clamp(floor(0.5 * v0), 0, d->hh);
+        d->scan_x1 = (int)cr_det_clamp(ceil(0.5 * u1) + 1, 0, d->hw);
+        d->scan_y1 = (int)cr_det_clamp(ceil(0.5 * v1) + 1, 0, d->hh);
+        d->scan_tile = (int)ceil(4.0 * rmax);
+        if (d->scan_tile < 8)
+            d->scan_tile = 8;
+        d->scan_nx = (d->scan_x1 - d->scan_x0 + d->scan_tile - 1) / d->scan_tile;
+        d->scan_ny = (d->scan_y1 - d->scan_y0 + d->scan_tile - 1) / d->scan_tile;
+    }
     d->white_ratio = 0.0;
     *out = d;
     return CR_OK;
@@ -475,6 +518,7 @@ void cr_detector_reset(cr_detector_t *d)
         d->bg_pending = 0;
         cr_hl_model_init(&d->hl);
         d->n_hl_mem = 0;
+        d->n_probe = 0;
     }
 }
 
@@ -2499,6 +2543,141 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
     return nd;
 }
 
+/* Step 8: balls no region shows (cr_detect.h). Each frame a few tiles of
+ * the bed are searched as a look searches (fainter edges, no foreground
+ * test); a sharp, whole enough fit there (min_score) on the bed, mostly not
+ * foreground and at least 1.8 R from every ball found becomes a probe. A
+ * probe is looked at again in every frame within half a radius of where it
+ * was and reported once found in probe_frames frames (near a cushion,
+ * CR_DET_NEAR_HITS times as many); missed
+ * three frames in a row, found at a tracker's hint, or found by the search
+ * for CR_DET_PROBE_SEEN frames, it is dropped. So a resting ball is
+ * reported within a sweep of the bed plus probe_frames frames, and a
+ * texture of the cloth that fits an outline in one frame's noise is not. */
+static int cr_det_scan(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
+{
+    const double R = d->tab.ball_radius_mm;
+    const int n_cand = d->n_cand, n_tiles = d->scan_nx * d->scan_ny;
+    int a, b, k, t;
+
+    for (k = 0; k < d->n_probe;) {
+        cr_detection_t det;
+        double u, v, rp;
+        int keep = 1, found = 0;
+
+        for (b = 0; b < nd; b++)
+            if (d->dets[b].score >= d->p.min_score &&
+                hypot(d->dets[b].x - d->probe[k].x, d->dets[b].y - d->probe[k].y) < 1.5 * R)
+                break;
+        if (b < nd) {
+            /* found where the tracker expects it: followed; found by the
+             * search: still a ball the search misses at times, followed
+             * here until the tracker knows it (or the search has found it
+             * for a second's worth of frames) */
+            if (d->dets[b].hint_tag != 0 || ++d->probe[k].seen > CR_DET_PROBE_SEEN) {
+                keep = 0;
+            } else {
+                d->probe[k].x = d->dets[b].x, d->probe[k].y = d->dets[b].y;
+                d->probe[k].hits++;
+                d->probe[k].misses = 0;
+            }
+        } else if (cr_camera_project(&d->cam, d->probe[k].x, d->probe[k].y, R, &u, &v)) {
+            rp = cr_det_radius_at(d, u, v);
+            found = cr_det_look_at(d, img, u, v, rp, 0.5 * rp, d->probe[k].x, d->probe[k].y, 0.5 * R, nd, &det);
+            d->looking = 0;
+            if (found) {
+                const int near = fmin(fmin(det.x, d->tab.length_mm - det.x), fmin(det.y, d->tab.width_mm - det.y)) <
+                                 2.0 * R;
+
+                d->probe[k].x = det.x, d->probe[k].y = det.y;
+                d->probe[k].misses = 0;
+                if (++d->probe[k].hits >= (near ? CR_DET_NEAR_HITS : 1) * d->p.probe_frames &&
+                    nd < 2 * CR_VISION_MAX_DETECTIONS) {
+                    cr_det_identify(d, img, &det);
+                    det.hint_tag = 0;
+                    /* it takes the place of a faint fit of the same ball */
+                    for (b = 0; b < nd; b++)
+                        if (d->dets[b].score < d->p.min_score &&
+                            hypot(det.x - d->dets[b].x, det.y - d->dets[b].y) < 1.8 * R)
+                            break;
+                    if (b == nd)
+                        nd++;
+                    d->reuse[b] = 0;
+                    d->dets[b] = det;
+                }
+            } else if (++d->probe[k].misses >= 3) {
+                keep = 0;
+            }
+        }
+        if (!keep) {
+            d->probe[k] = d->probe[--d->n_probe];
+            continue;
+        }
+        k++;
+    }
+    for (t = 0; t < d->p.scan_tiles && n_tiles > 0; t++) {
+        const int tile = d->scan_next++ % n_tiles, pad = (int)ceil(0.5 * d->r_max_px) + 3;
+        int x0 = d->scan_x0 + (tile % d->scan_nx) * d->scan_tile - pad;
+        int y0 = d->scan_y0 + (tile / d->scan_nx) * d->scan_tile - pad;
+        int x1 = x0 + d->scan_tile + 2 * pad + 1, y1 = y0 + d->scan_tile + 2 * pad + 1;
+
+        d->scan_next %= n_tiles;
+        x0 = x0 < 0 ? 0 : x0;
+        y0 = y0 < 0 ? 0 : y0;
+        x1 = x1 > d->hw ? d->hw : x1;
+        y1 = y1 > d->hh ? d->hh : y1;
+        d->looking = 1;
+        d->n_cand = 0;
+        d->cap_cand = 16;
+        cr_det_hough_roi(d, img, x0, y0, x1, y1);
+        cr_det_sort_cands(d);
+        for (a = 0; a < d->n_cand && d->n_probe < CR_DET_MAX_PROBES; a++) {
+            const cr_det_cand_t *cd = &d->cand[a];
+            cr_detection_t det;
+            double pu, pv, cx, cy;
+
+            if (cd->score < d->p.min_votes)
+                break; /* sorted: the rest are weaker */
+            /* a peak off the bed is the cushions' or the pockets' own */
+            if (!cr_camera_unproject_plane(&d->cam, cd->u, cd->v, R, &cx, &cy) ||
+                !cr_det_centre_ok(d, cx, cy, 0.25 * R))
+                continue;
+            for (b = 0; b < nd; b++)
+                if (hypot(cd->u - d->dets[b].u, cd->v - d->dets[b].v) < 1.8 * d->dets[b].r_px)
+                    break;
+            if (b < nd)
+                continue;
+            for (b = 0; b < d->n_probe; b++)
+                if (cr_camera_project(&d->cam, d->probe[b].x, d->probe[b].y, R, &pu, &pv) &&
+                    hypot(cd->u - pu, cd->v - pv) < 1.8 * d->r_max_px)
+                    break;
+            if (b < d->n_probe)
+                continue;
+            if (!cr_det_refine(d, img, cd, &det) || det.score < d->p.min_score || det.blur_dx != 0.0 ||
+                det.blur_dy != 0.0 || !cr_det_centre_ok(d, det.x, det.y, 0.0) ||
+                cr_det_fg_share(d, det.u, det.v, det.r_px) > 0.5f)
+                continue;
+            for (b = 0; b < nd; b++)
+                if (d->dets[b].score >= d->p.min_score && hypot(det.x - d->dets[b].x, det.y - d->dets[b].y) < 1.8 * R)
+                    break;
+            if (b < nd)
+                continue;
+            for (b = 0; b < d->n_probe; b++)
+                if (hypot(det.x - d->probe[b].x, det.y - d->probe[b].y) < 1.8 * R)
+                    break;
+            if (b < d->n_probe)
+                continue;
+            d->probe[d->n_probe].x = det.x, d->probe[d->n_probe].y = det.y;
+            d->probe[d->n_probe].hits = 1;
+            d->probe[d->n_probe].seen = 0;
+            d->probe[d->n_probe++].misses = 0;
+        }
+        d->looking = 0;
+    }
+    d->n_cand = n_cand;
+    return nd;
+}
+
 int cr_detector_bare(const cr_detector_t *d, int *tags, int max)
 {
     int n = 0;
@@ -2754,6 +2933,8 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
         if (d->reuse[i])
             cr_det_hl_learn(d, img, &d->dets[i]);
     nd = cr_det_look_hints(d, img, nd);
+    if (!first && d->p.scan_tiles > 0)
+        nd = cr_det_scan(d, img, nd);
     nd = cr_det_merge_streaks(d, img, d->dets, d->reuse, nd);
     if (!first)
         nd = cr_det_find_smears(d, img, nd);

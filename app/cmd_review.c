@@ -449,6 +449,14 @@ static int find_camera(review_t *rv, const cr_frame_t *first)
 /* Watches the cushions for a camera that moved; when it has, finds the table
  * again in this frame and carries on with the new camera, or warns that the
  * positions from here on are unreliable. Either way a warning line says so. */
+static void detect_params(const review_t *rv, cr_detect_params_t *dp)
+{
+    cr_detect_params_defaults(dp);
+    dp->use_highlights = rv->o->highlights;
+    /* the scan for balls no region shows sweeps the bed in 1.2 s */
+    dp->scan_sweep_frames = (int)lround(fmax(1.0, 1.2 * rv->fps));
+}
+
 static int watch_step(review_t *rv, const cr_frame_t *fr, const cr_yuv_image_t *img, double t)
 {
     cr_watch_report_t rep;
@@ -464,8 +472,7 @@ static int watch_step(review_t *rv, const cr_frame_t *fr, const cr_yuv_image_t *
     cr_event_init(ev, CR_EV_WARNING);
     ev->t = t;
     snprintf(ev->code, sizeof(ev->code), "camera_moved");
-    cr_detect_params_defaults(&dp);
-    dp.use_highlights = rv->o->highlights;
+    detect_params(rv, &dp);
     if (auto_camera(rv, fr, &cam, src, sizeof(src), err, sizeof(err)) == 0 &&
         cr_detector_create(&cam, &rv->rp.table, &dp, &det) == CR_OK && cr_watch_create(&cam, &rv->rp.table, NULL,
                                                                                       &watch) == CR_OK) {
@@ -572,8 +579,7 @@ static int review_run(const review_opts_t *o)
     }
     if (find_camera(&rv, &fr) != 0)
         goto done;
-    cr_detect_params_defaults(&dp);
-    dp.use_highlights = o->highlights;
+    detect_params(&rv, &dp);
     cr_track_params_defaults(&tp);
     /* look-ahead for identities: 0.135 s (4 frames at 30 fps, 8 at 60). Longer
      * barely helps now that identities come from evidence per view (720p30

@@ -1106,7 +1106,7 @@ static void test_scan_finds_unseen_ball(void)
 
             cr_detect_params_defaults(&p);
             if (pass == 0)
-                p.scan_tiles = 0;
+                p.scan_sweep_frames = 0;
             CU_ASSERT_FATAL(cr_detector_create(&c.cam, &c.tab, &p, &d) == 0);
             for (f = 0; f < NF; f++) {
                 cr_detection_t det[CR_VISION_MAX_DETECTIONS];

@@ -116,6 +116,7 @@ struct cr_detector {
     int scan_x0, scan_y0, scan_x1, scan_y1; /* the bed's bounding box, half-res px */
     int scan_tile, scan_nx, scan_ny;        /* its tiles: side, columns, rows */
     int scan_next;                          /* the tile the next frame searches first */
+    double scan_credit;                     /* tiles due (a sweep in scan_sweep_frames) */
     struct {
         double x, y;      /* table mm */
         int hits, misses; /* frames it was found in; missed since it was last found */
@@ -337,7 +338,7 @@ void cr_detect_params_defaults(cr_detect_params_t *p)
     p->contact_weight = 0.25;
     p->keep_quiet_balls = 1;
     p->use_highlights = 0;
-    p->scan_tiles = 2;
+    p->scan_sweep_frames = 36;
     p->probe_frames = 5;
 }
 
@@ -388,7 +389,7 @@ int cr_detector_create(const cr_camera_t *cam, const cr_table_t *t, const cr_det
         p = &defp;
     }
     if (!(p->chroma_gain >= 0.0) || !(p->fg_sigmas > 0.0) || !(p->fg_min_levels >= 0.0) || p->max_candidates < 1 ||
-        p->bg_absorb_frames < 1 || !(p->min_votes > 0.0) || p->scan_tiles < 0 || p->scan_tiles > 64 ||
+        p->bg_absorb_frames < 1 || !(p->min_votes > 0.0) || p->scan_sweep_frames < 0 || p->scan_sweep_frames > 100000 ||
         p->probe_frames < 1 || p->probe_frames > 1000)
         return CR_ERR_INVALID;
     d = calloc(1, sizeof *d);
@@ -2558,7 +2559,7 @@ static int cr_det_scan(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
 {
     const double R = d->tab.ball_radius_mm;
     const int n_cand = d->n_cand, n_tiles = d->scan_nx * d->scan_ny;
-    int a, b, k, t;
+    int a, b, k;
 
     for (k = 0; k < d->n_probe;) {
         cr_detection_t det;
@@ -2615,8 +2616,11 @@ static int cr_det_scan(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
         }
         k++;
     }
-    for (t = 0; t < d->p.scan_tiles && n_tiles > 0; t++) {
+    d->scan_credit = fmin(d->scan_credit + (double)n_tiles / d->p.scan_sweep_frames, (double)n_tiles);
+    while (d->scan_credit >= 1.0) {
         const int tile = d->scan_next++ % n_tiles, pad = (int)ceil(0.5 * d->r_max_px) + 3;
+
+        d->scan_credit -= 1.0;
         int x0 = d->scan_x0 + (tile % d->scan_nx) * d->scan_tile - pad;
         int y0 = d->scan_y0 + (tile / d->scan_nx) * d->scan_tile - pad;
         int x1 = x0 + d->scan_tile + 2 * pad + 1, y1 = y0 + d->scan_tile + 2 * pad + 1;
@@ -2933,7 +2937,7 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
         if (d->reuse[i])
             cr_det_hl_learn(d, img, &d->dets[i]);
     nd = cr_det_look_hints(d, img, nd);
-    if (!first && d->p.scan_tiles > 0)
+    if (!first && d->p.scan_sweep_frames > 0 && d->scan_nx * d->scan_ny > 0)
         nd = cr_det_scan(d, img, nd);
     nd = cr_det_merge_streaks(d, img, d->dets, d->reuse, nd);
     if (!first)

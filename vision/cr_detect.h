@@ -104,27 +104,26 @@
  *      colour that came to rest where the background learned bare cloth
  *      may differ from it by less than the noise allows for (the maroon 7
  *      on red cloth in compressed video), and a tracker that never saw it
- *      (it was lost in the break) hints at nothing. Each frame scan_tiles
- *      tiles of the bed, about eight radii a side, are searched as a look
- *      searches (fainter edges, no foreground test; a Hough peak still
- *      needs min_votes, and one off the bed, the cushions' or the pockets'
- *      own, is not fitted); a fit that scores min_score, is sharp, on the bed
- *      or in a pocket mouth, mostly not foreground (a region was searched
- *      there) and at least 1.8 R from every ball found becomes a probe. A
- *      probe is looked at again in every frame within half a radius of
- *      where it was, and reported (a detection of the search's own: it may
- *      start a track) once found in probe_frames frames (never missed three
- *      frames in a row: then it is dropped); it is also dropped when a look at a
- *      tracker's hint finds the ball (the tracker follows it), or when the
- *      search has found it in 60 frames. Within 2 R of a cushion's nose
- *      line a probe is reported only once found six times as often: the
- *      nose line's straight edge gives a circle beside it votes and
- *      support by itself, and at 3-4 levels of noise the noise completed
- *      such circles for a dozen frames or so (on the test's frames); a
- *      ball stays.
- *      A camera that frames the table sees 66-72 tiles, so a sweep takes
- *      33-36 frames with the defaults (1.1 s at 30 fps, 0.6 s at 60). The
- *      place is the look's (see the known weak case below).
+ *      (it was lost in the break) hints at nothing. The bed is cut into
+ *      tiles about eight radii a side (66-72 for a camera that frames the
+ *      table), and each frame enough of them to sweep the bed in
+ *      scan_sweep_frames frames are searched as a look searches: fainter
+ *      edges, no foreground test; a Hough peak still needs min_votes, and
+ *      one off the bed (the cushions' or the pockets' own) is not fitted. A fit that scores min_score, is
+ *      sharp, lies on the bed or in a pocket mouth, is mostly not
+ *      foreground (a region was searched there) and is at least 1.8 R from
+ *      every ball found becomes a probe. A probe is looked at again in
+ *      every frame within half a radius of where it was and reported (a
+ *      detection of the search's own: it may start a track) once found in
+ *      probe_frames frames; it is dropped when missed three frames in a
+ *      row, when a look at a tracker's hint finds the ball (the tracker
+ *      follows it), or when the search has found it in 60 frames. Within
+ *      2 R of a cushion's nose line a probe is reported only once found six
+ *      times as often: the nose line's straight edge gives a circle beside
+ *      it votes and support by itself, and at 3-4 levels of noise the noise
+ *      completed such circles for a dozen frames or so (on the test's
+ *      frames); a ball stays. The place is the look's (see the known weak
+ *      case below).
  *
  * sigma_mm is the fit's scatter, the localisation the outline's contrast
  * allows against the measured noise (a faint outline, larger sigma), and
@@ -210,8 +209,9 @@ typedef struct {
     int use_highlights;   /* learn the lamps and place balls resting at hints by their
                              highlights (step 7) (0: off, the default: see the figures in step
                              7) */
-    int scan_tiles;       /* tiles of the bed (about 8 radii a side) searched per frame for
-                             balls no region shows (step 8; 2, 0: off) */
+    int scan_sweep_frames; /* frames one sweep of the bed's tiles (about 8 radii a side) takes
+                             in the search for balls no region shows (step 8; 36, 0: off;
+                             cueref review: 1.2 s of frames) */
     int probe_frames;     /* frames a ball the scan found must be found again in at its
                              place (never missed three in a row) before it is reported (5) */
 } cr_detect_params_t;

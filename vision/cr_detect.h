@@ -211,7 +211,7 @@ typedef struct {
                              7) */
     int scan_sweep_frames; /* frames one sweep of the bed's tiles (about 8 radii a side) takes
                              in the search for balls no region shows (step 8; 36, 0: off;
-                             cueref review: 1.2 s of frames) */
+                             cueref review: 2.4 s of frames) */
     int probe_frames;     /* frames a ball the scan found must be found again in at its
                              place (never missed three in a row) before it is reported (5) */
 } cr_detect_params_t;

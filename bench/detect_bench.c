@@ -47,6 +47,9 @@
  * MM in x, reach R: 0 is what a tracker that never errs would give (what
  * looking again can add at most); 80 puts the hints on bare cloth beside
  * the balls (what looking again makes up: phantoms).
+ * BENCH_SCAN=N sets the frames of the scan's sweep of the bed for balls no
+ * region shows (cr_detect_params_t.scan_sweep_frames; default 36, 0: no
+ * scan; cueref review uses 2.4 s of frames, 144 at 60 fps).
  */
 #include <jansson.h>
 #include <math.h>
@@ -329,6 +332,8 @@ int main(int argc, char **argv)
     }
     cr_detect_params_defaults(&dp);
     dp.use_highlights = getenv("BENCH_HL") && atoi(getenv("BENCH_HL")) != 0;
+    if (getenv("BENCH_SCAN"))
+        dp.scan_sweep_frames = atoi(getenv("BENCH_SCAN"));
     rc = cr_detector_create(&cam, &tab, &dp, &det);
     if (rc != 0) {
         fprintf(stderr, "detect_bench: detector: %s\n", cr_status_str(rc));

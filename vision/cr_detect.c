@@ -2398,6 +2398,22 @@ static void cr_det_hl_recheck(cr_detector_t *d, const cr_yuv_image_t *img, const
  * found nowhere whose place shows the background is bare (cr_detector_bare).
  * With use_highlights, a ball resting at a hint is also placed by its
  * highlights (cr_detect.h, step 7). */
+/* The strongest cap Hough candidates, as a look finds them (fainter edges),
+ * of the half-res ROI [x0, x1) x [y0, y1) clipped to the frame, into d->cand,
+ * strongest first. Leaves d->looking set. */
+static void cr_det_look_roi(cr_detector_t *d, const cr_yuv_image_t *img, int x0, int y0, int x1, int y1, int cap)
+{
+    x0 = x0 < 0 ? 0 : x0;
+    y0 = y0 < 0 ? 0 : y0;
+    x1 = x1 > d->hw ? d->hw : x1;
+    y1 = y1 > d->hh ? d->hh : y1;
+    d->looking = 1;
+    d->n_cand = 0;
+    d->cap_cand = cap;
+    cr_det_hough_roi(d, img, x0, y0, x1, y1);
+    cr_det_sort_cands(d);
+}
+
 /* Looks for a ball within reach_mm of (x, y) (image (u, v), its radius
  * rp and the reach reach_px in pixels): a Hough for the known radius over
  * the reach alone with fainter edges, then the fit; kept when it scores
@@ -2414,15 +2430,7 @@ static int cr_det_look_at(cr_detector_t *d, const cr_yuv_image_t *img, double u,
 
     x0 = (int)floor(0.5 * u) - pad, y0 = (int)floor(0.5 * v) - pad;
     x1 = (int)ceil(0.5 * u) + pad + 1, y1 = (int)ceil(0.5 * v) + pad + 1;
-    x0 = x0 < 0 ? 0 : x0;
-    y0 = y0 < 0 ? 0 : y0;
-    x1 = x1 > d->hw ? d->hw : x1;
-    y1 = y1 > d->hh ? d->hh : y1;
-    d->looking = 1;
-    d->n_cand = 0;
-    d->cap_cand = 8;
-    cr_det_hough_roi(d, img, x0, y0, x1, y1);
-    cr_det_sort_cands(d);
+    cr_det_look_roi(d, img, x0, y0, x1, y1, 8);
     for (a = 0; a < d->n_cand; a++) {
         if (hypot(d->cand[a].u - u, d->cand[a].v - v) > reach_px + 0.5 * rp)
             continue;
@@ -2619,22 +2627,12 @@ static int cr_det_scan(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
     d->scan_credit = fmin(d->scan_credit + (double)n_tiles / d->p.scan_sweep_frames, (double)n_tiles);
     while (d->scan_credit >= 1.0) {
         const int tile = d->scan_next++ % n_tiles, pad = (int)ceil(0.5 * d->r_max_px) + 3;
+        const int x0 = d->scan_x0 + (tile % d->scan_nx) * d->scan_tile - pad;
+        const int y0 = d->scan_y0 + (tile / d->scan_nx) * d->scan_tile - pad;
 
         d->scan_credit -= 1.0;
-        int x0 = d->scan_x0 + (tile % d->scan_nx) * d->scan_tile - pad;
-        int y0 = d->scan_y0 + (tile / d->scan_nx) * d->scan_tile - pad;
-        int x1 = x0 + d->scan_tile + 2 * pad + 1, y1 = y0 + d->scan_tile + 2 * pad + 1;
-
         d->scan_next %= n_tiles;
-        x0 = x0 < 0 ? 0 : x0;
-        y0 = y0 < 0 ? 0 : y0;
-        x1 = x1 > d->hw ? d->hw : x1;
-        y1 = y1 > d->hh ? d->hh : y1;
-        d->looking = 1;
-        d->n_cand = 0;
-        d->cap_cand = 16;
-        cr_det_hough_roi(d, img, x0, y0, x1, y1);
-        cr_det_sort_cands(d);
+        cr_det_look_roi(d, img, x0, y0, x0 + d->scan_tile + 2 * pad + 1, y0 + d->scan_tile + 2 * pad + 1, 16);
         for (a = 0; a < d->n_cand && d->n_probe < CR_DET_MAX_PROBES; a++) {
             const cr_det_cand_t *cd = &d->cand[a];
             cr_detection_t det;

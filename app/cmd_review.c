@@ -453,8 +453,10 @@ static void detect_params(const review_t *rv, cr_detect_params_t *dp)
 {
     cr_detect_params_defaults(dp);
     dp->use_highlights = rv->o->highlights;
-    /* the scan for balls no region shows sweeps the bed in 2.4 s */
+    /* the scan for balls no region shows sweeps the bed in 2.4 s; a ball it
+     * finds by a cushion is reported once seen there for 1 s */
     dp->scan_sweep_frames = (int)lround(fmax(1.0, 2.4 * rv->fps));
+    dp->probe_near_frames = (int)lround(fmax(dp->probe_frames, 1.0 * rv->fps));
 }
 
 static int watch_step(review_t *rv, const cr_frame_t *fr, const cr_yuv_image_t *img, double t)

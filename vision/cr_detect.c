@@ -31,12 +31,6 @@
 #define CR_DET_LOOK_VOTES 0.4
 /* A probe the search finds in this many frames is the search's (step 8). */
 #define CR_DET_PROBE_SEEN 60
-/* A probe within 2 R of a cushion's nose line must be found this many
- * times probe_frames before it is reported (step 8): the nose line's
- * straight edge gives a circle beside it votes and support by itself, and
- * in a noisy picture (3-4 levels) the noise completes such circles for a
- * dozen frames or so; a ball stays. */
-#define CR_DET_NEAR_HITS 6
 
 /* A region of interest, half-res pixels [x0, x1) x [y0, y1). */
 typedef struct {
@@ -118,7 +112,7 @@ struct cr_detector {
     int scan_next;                          /* the tile the next frame searches first */
     double scan_credit;                     /* tiles due (a sweep in scan_sweep_frames) */
     struct {
-        double x, y;      /* table mm */
+        double x, y;      /* table mm: where it was last found */
         int hits, misses; /* frames it was found in; missed since it was last found */
         int seen;         /* frames the search found it in */
     } probe[CR_DET_MAX_PROBES]; /* balls the scan found that no region showed (step 8) */
@@ -340,6 +334,7 @@ void cr_detect_params_defaults(cr_detect_params_t *p)
     p->use_highlights = 0;
     p->scan_sweep_frames = 36;
     p->probe_frames = 5;
+    p->probe_near_frames = 30;
 }
 
 void cr_detector_destroy(cr_detector_t *d)
@@ -390,7 +385,8 @@ int cr_detector_create(const cr_camera_t *cam, const cr_table_t *t, const cr_det
     }
     if (!(p->chroma_gain >= 0.0) || !(p->fg_sigmas > 0.0) || !(p->fg_min_levels >= 0.0) || p->max_candidates < 1 ||
         p->bg_absorb_frames < 1 || !(p->min_votes > 0.0) || p->scan_sweep_frames < 0 || p->scan_sweep_frames > 100000 ||
-        p->probe_frames < 1 || p->probe_frames > 1000)
+        p->probe_frames < 1 || p->probe_frames > 1000 || p->probe_near_frames < p->probe_frames ||
+        p->probe_near_frames > 100000)
         return CR_ERR_INVALID;
     d = calloc(1, sizeof *d);
     if (!d)
@@ -2557,12 +2553,13 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
  * test); a sharp, whole enough fit there (min_score) on the bed, mostly not
  * foreground and at least 1.8 R from every ball found becomes a probe. A
  * probe is looked at again in every frame within half a radius of where it
- * was and reported once found in probe_frames frames (near a cushion,
- * CR_DET_NEAR_HITS times as many); missed
- * three frames in a row, found at a tracker's hint, or found by the search
- * for CR_DET_PROBE_SEEN frames, it is dropped. So a resting ball is
- * reported within a sweep of the bed plus probe_frames frames, and a
- * texture of the cloth that fits an outline in one frame's noise is not. */
+ * was last found and reported once found in probe_frames frames (within 2 R
+ * of a cushion, probe_near_frames); missed three frames in a row, found at
+ * a tracker's hint, or found by the search for CR_DET_PROBE_SEEN frames, it
+ * is dropped.
+ * So a resting ball is reported within a sweep of the bed plus
+ * probe_frames frames, and a texture of the cloth that fits an outline in
+ * one frame's noise is not. */
 static int cr_det_scan(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
 {
     const double R = d->tab.ball_radius_mm;
@@ -2600,7 +2597,7 @@ static int cr_det_scan(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
 
                 d->probe[k].x = det.x, d->probe[k].y = det.y;
                 d->probe[k].misses = 0;
-                if (++d->probe[k].hits >= (near ? CR_DET_NEAR_HITS : 1) * d->p.probe_frames &&
+                if (++d->probe[k].hits >= (near ? d->p.probe_near_frames : d->p.probe_frames) &&
                     nd < 2 * CR_VISION_MAX_DETECTIONS) {
                     cr_det_identify(d, img, &det);
                     det.hint_tag = 0;

@@ -109,21 +109,22 @@
  *      table), and each frame enough of them to sweep the bed in
  *      scan_sweep_frames frames are searched as a look searches: fainter
  *      edges, no foreground test; a Hough peak still needs min_votes, and
- *      one off the bed (the cushions' or the pockets' own) is not fitted. A fit that scores min_score, is
- *      sharp, lies on the bed or in a pocket mouth, is mostly not
- *      foreground (a region was searched there) and is at least 1.8 R from
- *      every ball found becomes a probe. A probe is looked at again in
- *      every frame within half a radius of where it was and reported (a
+ *      one off the bed (the cushions' or the pockets' own) is not fitted.
+ *      A fit that scores min_score, is sharp, lies on the bed or in a
+ *      pocket mouth, is mostly not foreground (a region was searched there)
+ *      and is at least 1.8 R from every ball found becomes a probe. A probe
+ *      is looked at again in every frame within half a radius of where it
+ *      was last found (it may follow a ball that creeps) and reported (a
  *      detection of the search's own: it may start a track) once found in
  *      probe_frames frames; it is dropped when missed three frames in a
  *      row, when a look at a tracker's hint finds the ball (the tracker
  *      follows it), or when the search has found it in 60 frames. Within
- *      2 R of a cushion's nose line a probe is reported only once found six
- *      times as often: the nose line's straight edge gives a circle beside
- *      it votes and support by itself, and at 3-4 levels of noise the noise
- *      completed such circles for a dozen frames or so (on the test's
- *      frames); a ball stays. The place is the look's (see the known weak
- *      case below).
+ *      2 R of a cushion's nose line a probe is reported only once found in
+ *      probe_near_frames frames: the nose line's straight edge gives a
+ *      circle beside it votes and support by itself, and at 3-4 levels of
+ *      noise the noise completed such circles for a dozen frames or so (on
+ *      the test's frames); a ball stays. The place is the look's (see the
+ *      known weak case below).
  *
  * sigma_mm is the fit's scatter, the localisation the outline's contrast
  * allows against the measured noise (a faint outline, larger sigma), and
@@ -214,6 +215,9 @@ typedef struct {
                              cueref review: 2.4 s of frames) */
     int probe_frames;     /* frames a ball the scan found must be found again in at its
                              place (never missed three in a row) before it is reported (5) */
+    int probe_near_frames; /* the same within 2 R of a cushion's nose line, where the nose's
+                             straight edge and the noise make circles (30, at least
+                             probe_frames; cueref review: 1 s of frames) */
 } cr_detect_params_t;
 
 void cr_detect_params_defaults(cr_detect_params_t *p);

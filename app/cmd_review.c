@@ -446,9 +446,7 @@ static int find_camera(review_t *rv, const cr_frame_t *first)
     return 0;
 }
 
-/* Watches the cushions for a camera that moved; when it has, finds the table
- * again in this frame and carries on with the new camera, or warns that the
- * positions from here on are unreliable. Either way a warning line says so. */
+/* The detector's parameters for this review (options and frame rate). */
 static void detect_params(const review_t *rv, cr_detect_params_t *dp)
 {
     cr_detect_params_defaults(dp);
@@ -459,6 +457,9 @@ static void detect_params(const review_t *rv, cr_detect_params_t *dp)
     dp->probe_near_frames = (int)lround(fmax(dp->probe_frames, 1.0 * rv->fps));
 }
 
+/* Watches the cushions for a camera that moved; when it has, finds the table
+ * again in this frame and carries on with the new camera, or warns that the
+ * positions from here on are unreliable. Either way a warning line says so. */
 static int watch_step(review_t *rv, const cr_frame_t *fr, const cr_yuv_image_t *img, double t)
 {
     cr_watch_report_t rep;

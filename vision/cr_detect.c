@@ -107,7 +107,7 @@ struct cr_detector {
     } hl_mem[CR_VISION_MAX_DETECTIONS]; /* the last place the highlights gave each ball hinted
                                          * at rest (by hint tag) */
     int n_hl_mem;
-    int scan_x0, scan_y0, scan_x1, scan_y1; /* the bed's bounding box, half-res px */
+    int scan_x0, scan_y0;                   /* the bed's bounding box's corner, half-res px */
     int scan_tile, scan_nx, scan_ny;        /* its tiles: side, columns, rows */
     int scan_next;                          /* the tile the next frame searches first */
     double scan_credit;                     /* tiles due (a sweep in scan_sweep_frames) */
@@ -477,7 +477,7 @@ int cr_detector_create(const cr_camera_t *cam, const cr_table_t *t, const cr_det
         const double L = t->length_mm, W = t->width_mm;
         const double cs[4][2] = {{0, 0}, {L, 0}, {L, W}, {0, W}};
         double u, v, u0 = HUGE_VAL, v0 = HUGE_VAL, u1 = -HUGE_VAL, v1 = -HUGE_VAL;
-        int i;
+        int i, x1, y1;
 
         for (i = 0; i < 4; i++) {
             if (!cr_camera_project(cam, cs[i][0], cs[i][1], t->ball_radius_mm, &u, &v))
@@ -486,13 +486,13 @@ int cr_detector_create(const cr_camera_t *cam, const cr_table_t *t, const cr_det
         }
         d->scan_x0 = (int)cr_det_clamp(floor(0.5 * u0), 0, d->hw);
         d->scan_y0 = (int)cr_det_clamp(floor(0.5 * v0), 0, d->hh);
-        d->scan_x1 = (int)cr_det_clamp(ceil(0.5 * u1) + 1, 0, d->hw);
-        d->scan_y1 = (int)cr_det_clamp(ceil(0.5 * v1) + 1, 0, d->hh);
+        x1 = (int)cr_det_clamp(ceil(0.5 * u1) + 1, 0, d->hw);
+        y1 = (int)cr_det_clamp(ceil(0.5 * v1) + 1, 0, d->hh);
         d->scan_tile = (int)ceil(4.0 * rmax);
         if (d->scan_tile < 8)
             d->scan_tile = 8;
-        d->scan_nx = (d->scan_x1 - d->scan_x0 + d->scan_tile - 1) / d->scan_tile;
-        d->scan_ny = (d->scan_y1 - d->scan_y0 + d->scan_tile - 1) / d->scan_tile;
+        d->scan_nx = (x1 - d->scan_x0 + d->scan_tile - 1) / d->scan_tile;
+        d->scan_ny = (y1 - d->scan_y0 + d->scan_tile - 1) / d->scan_tile;
     }
     d->white_ratio = 0.0;
     *out = d;
@@ -2388,12 +2388,37 @@ static void cr_det_hl_recheck(cr_detector_t *d, const cr_yuv_image_t *img, const
     d->reuse[a] = 0;
 }
 
-/* Looks again, with fainter edges, at every hint no detection is near (a
- * ball the tracker holds that this frame's search did not find): a Hough
- * for the known radius over the hint's reach, then the usual fit; a hint
- * found nowhere whose place shows the background is bare (cr_detector_bare).
- * With use_highlights, a ball resting at a hint is also placed by its
- * highlights (cr_detect.h, step 7). */
+/* The first of dets[0, nd) that scores min_score with its centre closer
+ * than dist to (x, y) (table mm); nd when none is. */
+static int cr_det_ball_near(const cr_detector_t *d, int nd, double x, double y, double dist)
+{
+    int b;
+
+    for (b = 0; b < nd; b++)
+        if (d->dets[b].score >= d->p.min_score && hypot(x - d->dets[b].x, y - d->dets[b].y) < dist)
+            break;
+    return b;
+}
+
+/* Adds a detection a look or the scan found (identified, tagged with the
+ * hint it answers, 0 for none) to dets[0, nd): it takes the place of a
+ * faint, unreported fit of the same ball (within 1.8 R), else it is
+ * appended. Returns the new count. */
+static int cr_det_add_found(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t *det, int tag, int nd)
+{
+    const double R = d->tab.ball_radius_mm;
+    int b;
+
+    cr_det_identify(d, img, det);
+    det->hint_tag = tag;
+    for (b = 0; b < nd; b++)
+        if (d->dets[b].score < d->p.min_score && hypot(det->x - d->dets[b].x, det->y - d->dets[b].y) < 1.8 * R)
+            break;
+    d->reuse[b] = 0;
+    d->dets[b] = *det;
+    return b == nd ? nd + 1 : nd;
+}
+
 /* The strongest cap Hough candidates, as a look finds them (fainter edges),
  * of the half-res ROI [x0, x1) x [y0, y1) clipped to the frame, into d->cand,
  * strongest first. Leaves d->looking set. */
@@ -2422,7 +2447,7 @@ static int cr_det_look_at(cr_detector_t *d, const cr_yuv_image_t *img, double u,
                           double reach_px, double x, double y, double reach_mm, int nd, cr_detection_t *det)
 {
     const double R = d->tab.ball_radius_mm;
-    int pad = (int)ceil(0.5 * (reach_px + rp)) + 3, x0, y0, x1, y1, a, b;
+    int pad = (int)ceil(0.5 * (reach_px + rp)) + 3, x0, y0, x1, y1, a;
 
     x0 = (int)floor(0.5 * u) - pad, y0 = (int)floor(0.5 * v) - pad;
     x1 = (int)ceil(0.5 * u) + pad + 1, y1 = (int)ceil(0.5 * v) + pad + 1;
@@ -2433,17 +2458,18 @@ static int cr_det_look_at(cr_detector_t *d, const cr_yuv_image_t *img, double u,
         if (!cr_det_refine(d, img, &d->cand[a], det) || det->score < d->p.min_score || det->blur_dx != 0.0 ||
             det->blur_dy != 0.0)
             continue;
-        if (hypot(det->x - x, det->y - y) > reach_mm)
-            continue;
-        for (b = 0; b < nd; b++)
-            if (d->dets[b].score >= d->p.min_score && hypot(det->x - d->dets[b].x, det->y - d->dets[b].y) < 1.8 * R)
-                break;
-        if (b == nd)
+        if (hypot(det->x - x, det->y - y) <= reach_mm && cr_det_ball_near(d, nd, det->x, det->y, 1.8 * R) == nd)
             return 1;
     }
     return 0;
 }
 
+/* Looks again, with fainter edges, at every hint no detection is near (a
+ * ball the tracker holds that this frame's search did not find): a Hough
+ * for the known radius over the hint's reach, then the usual fit; a hint
+ * found nowhere whose place shows the background is bare (cr_detector_bare).
+ * With use_highlights, a ball resting at a hint is also placed by its
+ * highlights (cr_detect.h, step 7). */
 static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
 {
     const double R = d->tab.ball_radius_mm;
@@ -2484,11 +2510,8 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
                 alt.blur_dy == 0.0 && hypot(alt.x - ht->x, alt.y - ht->y) <= ht->reach_mm) {
                 double sep = hypot(alt.x - det.x, alt.y - det.y);
 
-                for (b = 0; b < nd; b++)
-                    if (d->dets[b].score >= d->p.min_score &&
-                        hypot(alt.x - d->dets[b].x, alt.y - d->dets[b].y) < 1.8 * R)
-                        break;
-                if (b == nd && sep * det.r_px / R > fmax(1.0, 0.1 * det.r_px)) {
+                if (cr_det_ball_near(d, nd, alt.x, alt.y, 1.8 * R) == nd &&
+                    sep * det.r_px / R > fmax(1.0, 0.1 * det.r_px)) {
                     if (hypot(alt.x - ht->x, alt.y - ht->y) < hypot(det.x - ht->x, det.y - ht->y))
                         det = alt;
                     det.sigma_mm = hypot(det.sigma_mm, 0.5 * sep);
@@ -2518,16 +2541,7 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
         }
         d->looking = 0;
         if (found) {
-            cr_det_identify(d, img, &det);
-            det.hint_tag = ht->tag;
-            /* it takes the place of a faint fit of the same ball */
-            for (b = 0; b < nd; b++)
-                if (d->dets[b].score < d->p.min_score && hypot(det.x - d->dets[b].x, det.y - d->dets[b].y) < 1.8 * R)
-                    break;
-            if (b == nd)
-                nd++;
-            d->reuse[b] = 0;
-            d->dets[b] = det;
+            nd = cr_det_add_found(d, img, &det, ht->tag, nd);
         } else if (!moved) {
             float sh = cr_det_fg_share(d, u, v, rp);
 
@@ -2571,10 +2585,7 @@ static int cr_det_scan(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
         double u, v, rp;
         int keep = 1, found = 0;
 
-        for (b = 0; b < nd; b++)
-            if (d->dets[b].score >= d->p.min_score &&
-                hypot(d->dets[b].x - d->probe[k].x, d->dets[b].y - d->probe[k].y) < 1.5 * R)
-                break;
+        b = cr_det_ball_near(d, nd, d->probe[k].x, d->probe[k].y, 1.5 * R);
         if (b < nd) {
             /* found where the tracker expects it: followed; found by the
              * search: still a ball the search misses at times, followed
@@ -2598,19 +2609,8 @@ static int cr_det_scan(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
                 d->probe[k].x = det.x, d->probe[k].y = det.y;
                 d->probe[k].misses = 0;
                 if (++d->probe[k].hits >= (near ? d->p.probe_near_frames : d->p.probe_frames) &&
-                    nd < 2 * CR_VISION_MAX_DETECTIONS) {
-                    cr_det_identify(d, img, &det);
-                    det.hint_tag = 0;
-                    /* it takes the place of a faint fit of the same ball */
-                    for (b = 0; b < nd; b++)
-                        if (d->dets[b].score < d->p.min_score &&
-                            hypot(det.x - d->dets[b].x, det.y - d->dets[b].y) < 1.8 * R)
-                            break;
-                    if (b == nd)
-                        nd++;
-                    d->reuse[b] = 0;
-                    d->dets[b] = det;
-                }
+                    nd < 2 * CR_VISION_MAX_DETECTIONS)
+                    nd = cr_det_add_found(d, img, &det, 0, nd);
             } else if (++d->probe[k].misses >= 3) {
                 keep = 0;
             }
@@ -2656,10 +2656,7 @@ static int cr_det_scan(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
                 det.blur_dy != 0.0 || !cr_det_centre_ok(d, det.x, det.y, 0.0) ||
                 cr_det_fg_share(d, det.u, det.v, det.r_px) > 0.5f)
                 continue;
-            for (b = 0; b < nd; b++)
-                if (d->dets[b].score >= d->p.min_score && hypot(det.x - d->dets[b].x, det.y - d->dets[b].y) < 1.8 * R)
-                    break;
-            if (b < nd)
+            if (cr_det_ball_near(d, nd, det.x, det.y, 1.8 * R) < nd)
                 continue;
             for (b = 0; b < d->n_probe; b++)
                 if (hypot(det.x - d->probe[b].x, det.y - d->probe[b].y) < 1.8 * R)

@@ -92,8 +92,6 @@ int cr_hl_spots(const uint8_t *y, int stride, int w, int h, double cu, double cv
                 a += p[ring[k][1] * stride + ring[k][0]] > c - 0.5 * top;
             if (a > 2)
                 continue;
-            if (top < min_top)
-                continue;
             for (b = -1; b <= 1; b++)
                 for (a = -1; a <= 1; a++) {
                     double e = p[b * stride + a] - mean;

@@ -127,6 +127,11 @@ typedef struct {
     bool bc_on;
     int bc_rail;
     double bc_t, bc_x, bc_y;
+    /* lost over a cushion (vanish()) at off_t: off the table once the
+     * others have settled with it not seen again (off_shot: its shot) */
+    bool off_on;
+    double off_t;
+    int off_shot;
     double t_gone;          /* when it was pocketed or left the table */
     double seen_x, seen_y;  /* where it was last seen on the table (seen_on: ever) */
     bool seen_on;
@@ -1722,6 +1727,10 @@ static double stop_time(cr_recon_t *rc, int i, long a, double *ts)
 /* How long a lost ball is waited on at most, s: then it is gone (dropped
  * where its course led, or nowhere known). */
 #define LOST_GIVE_S 2.0
+/* How long a ball lost over a cushion is waited on at least before it is
+ * taken to have left the table, s: one that bounced back in sight is found
+ * again by then (it does not come back by itself once off the table). */
+#define OFF_WAIT_S 1.0
 
 /* How long a ball starting at v and slowing by dec takes to go d (until it
  * stops, if d is beyond its reach). */
@@ -1894,7 +1903,7 @@ static bool others_settled(const cr_recon_t *rc, int i)
     for (int j = 0; j < NB; j++) {
         const rball_t *o = &rc->b[j];
 
-        if (j != i && (o->state == B_MOVING || (o->state == B_LOST && !o->lost_blow && o->lost_pk < 0)))
+        if (j != i && (o->state == B_MOVING || (o->state == B_LOST && !o->lost_blow && o->lost_pk < 0 && !o->off_on)))
             return false;
     }
     return true;
@@ -2056,6 +2065,18 @@ static void settle_blow(cr_recon_t *rc, int i)
         drop_lost(rc, i);
 }
 
+/* Ball i, lost over a cushion (vanish()), was not seen again while the
+ * others settled: it left the table there. */
+static void settle_off(cr_recon_t *rc, int i)
+{
+    rball_t *b = &rc->b[i];
+
+    b->off_on = false;
+    emit_simple(rc, CR_EV_OFF_TABLE, i, b->off_t, NAN, NAN, b->off_shot);
+    b->state = B_GONE;
+    b->t_gone = b->off_t;
+}
+
 /* The first of n + 1 even steps over [t0, t1] at which path s is past
  * pocket p's mouth line; NAN when none is. */
 static double mouth_crossing(const cr_recon_t *rc, const seg_t *s, int p, double t0, double t1, int n)
@@ -2159,11 +2180,17 @@ static void vanish(cr_recon_t *rc, int i, long a)
         }
     }
     if (rail >= 0 && frm(rc, a)->st[i] == OB_GONE) {
+        /* it reached the cushion; it left the table only if it does not
+         * come back (SPEC: off_table), which settle_off() decides */
         seg_eval(s, t_hit, &x, &y);
         emit_cushion(rc, i, (cr_rail_t)rail, t_hit, x, y);
-        emit_simple(rc, CR_EV_OFF_TABLE, i, t_hit, NAN, NAN, rc->active ? rc->shot : ev_shot_for_contact(rc));
-        b->state = B_GONE;
-        b->t_gone = t_hit;
+        b->off_on = true;
+        b->off_t = t_hit;
+        b->off_shot = rc->active ? rc->shot : ev_shot_for_contact(rc);
+        b->lost_pk = -1;
+        b->lost_blow = false;
+        b->state = B_LOST;
+        b->t_lost = ta;
         return;
     }
 lost:
@@ -4599,6 +4626,7 @@ static void analyse(cr_recon_t *rc, long a)
                 seg_t m;
 
                 b->lost_blow = false;
+                b->off_on = false; /* back from the cushion: it did not leave */
                 /* found again: on its course (kept should it be lost again
                  * before it has a path of its own) or not */
                 if (b->lost_pk >= 0 && lost_course_met(rc, i, a, true))
@@ -4614,6 +4642,9 @@ static void analyse(cr_recon_t *rc, long a)
                 fit_ball(rc, i, a, a, &m);
                 m.t0 = f->t;
                 push_seg(b, &m);
+            } else if (b->off_on && f->t > b->t_lost + OFF_WAIT_S &&
+                       (others_settled(rc, i) || f->t - b->t_lost > LOST_GIVE_S)) {
+                settle_off(rc, i);
             } else if (b->lost_blow) {
                 /* decided when the others rest (maybe_rest()) */
             } else if (b->lost_pk >= 0 && lost_course_met(rc, i, a, false)) {
@@ -4874,6 +4905,11 @@ int cr_recon_finish(cr_recon_t *rc, cr_event_t *out, int max, int *n)
         rc->next++;
         commit_batch(rc);
     }
+    for (int i = 0; i < NB; i++) /* the film ended before it came back */
+        if (rc->b[i].state == B_LOST && rc->b[i].off_on) {
+            settle_off(rc, i);
+            maybe_rest(rc, frm(rc, rc->n_frames - 1)->t, true);
+        }
     decide_disturbed(rc);
     commit_batch(rc);
     rc->finishing = true;

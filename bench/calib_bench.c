@@ -25,11 +25,13 @@
  * cameras with the head on the right kept at the default (the image left):
  * their corners are the other way round, by design.
  *
- * usage: calib_bench [-g] [-n] [-r] [-v] [N [seed [width height [only]]]] [--rack]
+ * usage: calib_bench [-g] [-n] [-N] [-r] [-v] [N [seed [width height [only]]]] [--rack]
  * (defaults 100 1 1280 720; only: run camera index `only` alone, print its
  * corners and write its frame to calib_bench_ONLY.ppm; -g: draw an opaque
  * broadcast graphic, a score box, over a random rail; -n: fit the camera
- * without the diamond sights, as where none are seen; -r, --rack: the head
+ * without the diamond sights, as where none are seen; -N: the outline on
+ * the bed's edge alone, not fitted again on the cushion noses
+ * (cr_calib_params_t.nose_height_mm 0); -r, --rack: the head
  * end from racks, above; -v: vary the lighting and the look, see
  * bench_vary_look)
  */
@@ -153,11 +155,12 @@ static void bench_vary_look(uint64_t seed, int i, const cr_table_t *t, cr_render
 
 int main(int argc, char **argv)
 {
-    bool graphic = false, no_sights = false, rack_mode = false, vary = false;
+    bool graphic = false, no_sights = false, rack_mode = false, vary = false, no_nose = false;
 
     while (argc > 1 && argv[1][0] == '-' && argv[1][1] != '\0' && argv[1][2] == '\0' &&
-           (argv[1][1] == 'g' || argv[1][1] == 'n' || argv[1][1] == 'r' || argv[1][1] == 'v')) {
+           (argv[1][1] == 'g' || argv[1][1] == 'n' || argv[1][1] == 'r' || argv[1][1] == 'v' || argv[1][1] == 'N')) {
         graphic |= argv[1][1] == 'g';
+        no_nose |= argv[1][1] == 'N';
         vary |= argv[1][1] == 'v';
         no_sights |= argv[1][1] == 'n';
         rack_mode |= argv[1][1] == 'r';
@@ -316,6 +319,8 @@ int main(int argc, char **argv)
         cr_calib_params_defaults(&cp);
         if (no_sights)
             cp.min_diamonds = CR_TABLE_DIAMOND_COUNT + 1; /* the camera without the sights' parallax */
+        if (no_nose)
+            cp.nose_height_mm = 0.0; /* the outline on the bed's edge alone */
         cr_calib_detect(&im, &t, &cp, &res);
         cr_camera_table_corners(&cam, &t, truth);
         if (res.status != CR_CALIB_OK && kind > 0)

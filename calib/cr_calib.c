@@ -52,6 +52,7 @@ void cr_calib_params_defaults(cr_calib_params_t *p)
     p->seed = 1;
     p->estimate_camera = true;
     p->rail_height_mm = CR_CAMERA_RAIL_HEIGHT_MM;
+    p->nose_height_mm = 0.635 * 57.15;
     p->prior_height_mm = 3000.0;
     p->prior_height_sigma_mm = 1500.0;
     p->min_diamonds = 8;
@@ -729,6 +730,46 @@ static double cr_fit_all(const cr_dist_t *m, const double *raw, const uint8_t *w
         }
     }
     return cost;
+}
+
+/* The k1 of m whose undistortion puts the points (raw, wt, n per side, cap
+ * a side) best on four lines (MSAC cost of cr_fit_all): a coarse grid of 4
+ * steps over [k1_min, k1_max], the fine one around its minimum, then a
+ * parabola through the minimum and its neighbours. res->lines and the fit
+ * figures are scratch here. */
+static void cr_search_k1(cr_dist_t *m, const double *raw, const uint8_t *wt, const int *n, int cap,
+                         const cr_calib_params_t *p, double *und, uint8_t *in, cr_calib_result_t *res)
+{
+    double k, best_k = 0.0, best = HUGE_VAL, c_lo, c_hi, coarse = 4.0 * p->k1_step, lo, hi;
+
+    for (k = p->k1_min; k <= p->k1_max + 1e-12; k += coarse) {
+        double c;
+
+        m->k1 = k;
+        c = cr_fit_all(m, raw, wt, n, cap, p, und, in, res->lines, res->rms_px, res->n_inliers);
+        if (c < best)
+            best = c, best_k = k;
+    }
+    lo = fmax(p->k1_min, best_k - coarse), hi = fmin(p->k1_max, best_k + coarse);
+    for (k = lo; k <= hi + 1e-12; k += p->k1_step) {
+        double c;
+
+        m->k1 = k;
+        c = cr_fit_all(m, raw, wt, n, cap, p, und, in, res->lines, res->rms_px, res->n_inliers);
+        if (c < best)
+            best = c, best_k = k;
+    }
+    m->k1 = best_k - p->k1_step;
+    c_lo = cr_fit_all(m, raw, wt, n, cap, p, und, in, res->lines, res->rms_px, res->n_inliers);
+    m->k1 = best_k + p->k1_step;
+    c_hi = cr_fit_all(m, raw, wt, n, cap, p, und, in, res->lines, res->rms_px, res->n_inliers);
+    m->k1 = best_k;
+    if (c_lo < HUGE_VAL && c_hi < HUGE_VAL && c_lo - 2.0 * best + c_hi > 0.0) {
+        double o = 0.5 * (c_lo - c_hi) / (c_lo - 2.0 * best + c_hi);
+
+        if (o > -1.0 && o < 1.0)
+            m->k1 = best_k + o * p->k1_step;
+    }
 }
 
 /* ---- diamond sights ------------------------------------------------------------------ */
@@ -1547,6 +1588,250 @@ static bool cr_inner_line(const double *und, const uint8_t *wt, int n, const cr_
     return ok;
 }
 
+/* ---- the cushion noses ---------------------------------------------------------------- */
+
+/* Brightness r + g + b at a sub-pixel place (bilinear); false outside. */
+static bool cr_lum_at(const cr_calib_image_t *img, double u, double v, double *out)
+{
+    int iu = (int)floor(u), iv = (int)floor(v);
+    double fu = u - iu, fv = v - iv;
+
+    if (iu < 0 || iv < 0 || iu + 1 >= img->width || iv + 1 >= img->height)
+        return false;
+    *out = (1.0 - fv) * ((1.0 - fu) * cr_lum(img, iu, iv) + fu * cr_lum(img, iu + 1, iv)) +
+           fv * ((1.0 - fu) * cr_lum(img, iu, iv + 1) + fu * cr_lum(img, iu + 1, iv + 1));
+    return true;
+}
+
+/* The points of one side's cushion nose, moved down to the cloth. The
+ * bed's edge the outline was fitted to is no fixed place: the cloth darkens
+ * toward the cushion in its shadow, by how much and how far depending on
+ * the lamps, and the bed stays in view some way under the overhang (up to
+ * the undercut, or to where the nose hides it). What does not move with the
+ * light is the nose's own edge, nose_height_mm above the cloth: the
+ * brightness rises there going outward, from the shadowed bed or face
+ * under it to the lit cushion top. With the posed camera of res, each
+ * point of the side's line on the cloth is lifted to the nose's height; on
+ * the image row or column through that lifted point (rows for the left and
+ * right sides, columns for the top and bottom) the strongest rise within
+ * win px of it is the nose, when it is at least min_rise (brightness summed
+ * over 3 pixels across the scan, differenced over 2 px), and the nose point
+ * moved back down by the camera's parallax is where the line on the cloth
+ * runs. Writes the distorted pixels into pts (at most cap), the places
+ * scanned into *n_scan and their span (image rows for the left and right
+ * sides, columns for the others) into span; returns the count of points. */
+static int cr_nose_points(const cr_calib_image_t *img, const cr_calib_result_t *res, const cr_dist_t *dm,
+                          const cr_calib_params_t *p, int side, double win, double min_rise, double *pts, int cap,
+                          int *n_scan, double span[2])
+{
+    const double *L = res->lines[side];
+    const bool rows = side == CR_CALIB_SIDE_LEFT || side == CR_CALIB_SIDE_RIGHT;
+    const double ou = side == CR_CALIB_SIDE_LEFT ? -1.0 : side == CR_CALIB_SIDE_RIGHT ? 1.0 : 0.0;
+    const double ov = side == CR_CALIB_SIDE_TOP ? -1.0 : side == CR_CALIB_SIDE_BOTTOM ? 1.0 : 0.0;
+    const int nk = (int)ceil(win);
+    double lo = HUGE_VAL, hi = -HUGE_VAL, s;
+    int k, n = 0;
+
+    /* the side's extent: between the corners on it */
+    for (k = 0; k < 4; k++) {
+        double q[2], c;
+        int o = k < 2 ? (k == 0 ? CR_CALIB_SIDE_LEFT : CR_CALIB_SIDE_RIGHT) : (k == 2 ? CR_CALIB_SIDE_TOP : CR_CALIB_SIDE_BOTTOM);
+
+        if (o == side || (rows == (o == CR_CALIB_SIDE_LEFT || o == CR_CALIB_SIDE_RIGHT)) ||
+            !cr_intersect(L, res->lines[o], q))
+            continue;
+        c = rows ? q[1] : q[0];
+        lo = fmin(lo, c), hi = fmax(hi, c);
+    }
+    *n_scan = 0;
+    if (!(hi > lo) || (rows ? fabs(L[0]) : fabs(L[1])) < 0.5)
+        return 0;
+    s = p->side_trim * (hi - lo);
+    span[0] = lo + s, span[1] = hi - s;
+    for (double a = lo + s; a <= hi - s && n < cap; a += 1.0) {
+        /* the line's undistorted point at a, on the image, on the cloth, lifted */
+        double qu = rows ? -(L[1] * a + L[2]) / L[0] : a, qv = rows ? a : -(L[0] * a + L[2]) / L[1];
+        double du, dv, x, y, nu, nv, g[64], best = 0.0, o;
+        int j, bj = -1;
+
+        (*n_scan)++;
+        cr_distort_px(dm, qu, qv, &du, &dv);
+        if (!cr_camera_unproject_plane(&res->camera, du, dv, 0.0, &x, &y) ||
+            !cr_camera_project(&res->camera, x, y, p->nose_height_mm, &nu, &nv))
+            continue;
+        /* the rise outward, on 3 pixels across the scan */
+        for (j = -nk - 1; j <= nk + 1; j++) {
+            double sum = 0.0, l;
+            int m;
+
+            for (m = -1; m <= 1; m++) {
+                if (!cr_lum_at(img, nu + j * ou + m * (rows ? 0.0 : 1.0), nv + j * ov + m * (rows ? 1.0 : 0.0), &l))
+                    break;
+                sum += l;
+            }
+            if (m <= 1)
+                break;
+            g[j + nk + 1] = sum;
+        }
+        if (j <= nk + 1)
+            continue;
+        for (j = -nk; j <= nk; j++) {
+            double d = g[j + nk + 2] - g[j + nk];
+
+            if (d > best && j > -nk && j < nk)
+                best = d, bj = j;
+        }
+        if (bj < 0 || best < min_rise)
+            continue; /* no edge the noise could not make */
+        {
+            double a0 = g[bj + nk + 1] - g[bj + nk - 1], b0 = best, c0 = g[bj + nk + 3] - g[bj + nk + 1],
+                   den = a0 - 2.0 * b0 + c0;
+
+            o = den < 0.0 ? fmax(-0.5, fmin(0.5, 0.5 * (a0 - c0) / den)) : 0.0;
+        }
+        /* the nose found, moved down by the parallax of the lifted point */
+        pts[2 * n] = nu + (bj + o) * ou - (nu - du);
+        pts[2 * n + 1] = nv + (bj + o) * ov - (nv - dv);
+        n++;
+    }
+    return n;
+}
+
+/* Refits the outline on the cushion noses (cr_nose_points) with the camera
+ * of res. A side takes its nose points when they lie on a line (at least
+ * min_edge_points inliers, half of the points and three fifths of the
+ * places scanned) within the search window of its line; else it keeps its
+ * bed-edge points (pts0, wt0, n0 a side, cap a side) that lie on its line.
+ * The distortion is searched again on those points (the noses are straight
+ * lines too), the sides fitted, and the outline and camera fitted again
+ * (cr_outline). Twice, the second time with the camera the first gave. A
+ * refit the camera or the sights refuse, or one the sights agree with less
+ * than with the outline on the bed's edge, leaves res as it was. */
+static void cr_nose_refine(const cr_calib_image_t *img, const cr_table_t *t, const cr_calib_params_t *p,
+                           const cr_dist_t *dm, size_t npx, const double *pts0, const uint8_t *wt0, const int *n0,
+                           int cap, cr_calib_result_t *res)
+{
+    cr_calib_result_t *r2 = malloc(sizeof *r2), *r0 = malloc(sizeof *r0);
+    double *pts = malloc((size_t)cap * 2 * CR_CALIB_SIDES * sizeof *pts);
+    double *und = malloc((size_t)cap * 2 * CR_CALIB_SIDES * sizeof *und);
+    uint8_t *wt = malloc((size_t)cap * CR_CALIB_SIDES), *inl = malloc((size_t)cap * CR_CALIB_SIDES);
+    double win = fmax(4.0, ceil(0.0025 * img->width)), min_rise;
+    cr_dist_t m = *dm;
+    cr_calib_params_t pn = *p; /* the noses' points fitted at half the tolerance */
+    int pass, side;
+
+    pn.ransac_tol_px = 0.5 * p->ransac_tol_px;
+
+    /* the image's noise (with the cloth's texture): the median step between
+     * neighbouring pixels over the central region, as a brightness sigma;
+     * a rise counts from four sigmas of the difference it is measured by */
+    {
+        int w = img->width, h = img->height, u, v, k = 0, hist[766] = {0};
+
+        for (v = h * 7 / 20; v < h * 13 / 20; v += 2)
+            for (u = w * 7 / 20; u < w * 13 / 20; u += 2, k++)
+                hist[(int)fabs(cr_lum(img, u + 1, v) - cr_lum(img, u, v))]++;
+        min_rise = 4.0 * sqrt(6.0) * fmax(0.5, cr_hist_median(hist, 766, k) / 0.954);
+    }
+
+    if (r0)
+        *r0 = *res;
+    for (pass = 0; r0 && r2 && pts && und && wt && inl && pass < 2 && res->camera_source != CR_CALIB_CAMERA_NONE;
+         pass++) {
+        int changed = 0, ns[CR_CALIB_SIDES];
+        cr_dist_t m2 = m;
+
+        for (side = 0; side < CR_CALIB_SIDES; side++) {
+            uint64_t seed = p->seed ? p->seed + 29 + (uint64_t)side : 29;
+            double *sp = pts + (size_t)side * 2 * cap, line[3], rms, ends[2][2], far = 0.0, span[2];
+            uint8_t *sw = wt + (size_t)side * cap;
+            int n_scan, n = cr_nose_points(img, res, &m, p, side, win, min_rise, sp, cap, &n_scan, span), ni = 0, i;
+            int quarter[4] = {0, 0, 0, 0}, covered = 0;
+
+            if (n >= p->min_edge_points && cr_undistort_all(&m, sp, n, und)) {
+                for (i = 0; i < n; i++)
+                    sw[i] = 1;
+                ni = cr_fit_side(und, sw, n, &pn, &seed, inl, line, &rms);
+            }
+            /* a nose seen along the side: on a quarter of the places
+             * scanned, in three of its four quarters (a line through one
+             * stretch would turn about it), within the search of the bed's
+             * edge; else what rose there was no nose (a cushion top no
+             * brighter than the bed under it, a rounded nose lit from
+             * aside), and the side keeps its points */
+            for (i = 0; ni > 0 && i < n; i++)
+                if (inl[i]) {
+                    double a = side == CR_CALIB_SIDE_LEFT || side == CR_CALIB_SIDE_RIGHT ? sp[2 * i + 1] : sp[2 * i];
+                    int q = (int)(4.0 * (a - span[0]) / (span[1] - span[0]));
+
+                    quarter[q < 0 ? 0 : q > 3 ? 3 : q]++;
+                }
+            for (i = 0; i < 4; i++)
+                covered += quarter[i] >= p->min_edge_points / 3;
+            if (ni >= p->min_edge_points && 2 * ni >= n && 4 * ni >= n_scan && covered >= 3) {
+                for (i = 0; i < 2; i++) {
+                    int o = side == CR_CALIB_SIDE_TOP || side == CR_CALIB_SIDE_BOTTOM
+                                ? (i ? CR_CALIB_SIDE_RIGHT : CR_CALIB_SIDE_LEFT)
+                                : (i ? CR_CALIB_SIDE_BOTTOM : CR_CALIB_SIDE_TOP);
+
+                    if (!cr_intersect(res->lines[side], res->lines[o], ends[i]))
+                        break;
+                    far = fmax(far, fabs(line[0] * ends[i][0] + line[1] * ends[i][1] + line[2]));
+                }
+                if (i == 2 && far <= win) {
+                    ns[side] = n;
+                    changed++;
+                    continue;
+                }
+            }
+            /* the bed-edge points on the side's line (the hypothesis the
+             * outline took, when it had two) */
+            ns[side] = 0;
+            for (i = 0; i < n0[side]; i++) {
+                const double *q = pts0 + (size_t)side * 2 * cap + 2 * i;
+                double qu, qv;
+
+                if (cr_undistort_px(&m, q[0], q[1], &qu, &qv) &&
+                    fabs(res->lines[side][0] * qu + res->lines[side][1] * qv + res->lines[side][2]) <= p->ransac_tol_px) {
+                    sp[2 * ns[side]] = q[0], sp[2 * ns[side] + 1] = q[1];
+                    sw[ns[side]++] = wt0[(size_t)side * cap + i];
+                }
+            }
+        }
+        if (!changed)
+            break;
+        *r2 = *res;
+        if (!p->intrinsics && p->estimate_k1 && p->k1_step > 0.0 && p->k1_max > p->k1_min)
+            cr_search_k1(&m2, pts, wt, ns, cap, &pn, und, inl, r2);
+        if (cr_fit_all(&m2, pts, wt, ns, cap, &pn, und, inl, r2->lines, r2->rms_px, r2->n_inliers) >= HUGE_VAL)
+            break;
+        for (side = 0; side < CR_CALIB_SIDES && r2->n_inliers[side] >= p->min_edge_points; side++)
+            ;
+        if (side < CR_CALIB_SIDES)
+            break;
+        r2->k1 = m2.k1;
+        if (cr_outline(img, t, p, &m2, npx, r2) != CR_CALIB_OK)
+            break;
+        *res = *r2;
+        m = m2;
+    }
+    /* kept only when the diamond sights, measured apart on the rails, agree
+     * with it better (without enough sights on both: when the camera
+     * reproduces it as well): a nose's edge can mislead too, a rounded
+     * nose's shading in a lamp beside it */
+    if (r0 && res->camera_source != CR_CALIB_CAMERA_NONE &&
+        !(res->n_diamonds >= p->min_diamonds && r0->n_diamonds >= p->min_diamonds
+              ? res->diamond_rms_mm < r0->diamond_rms_mm
+              : res->camera_rms_px <= r0->camera_rms_px))
+        *res = *r0;
+    free(r0);
+    free(r2);
+    free(pts);
+    free(und);
+    free(wt);
+    free(inl);
+}
+
 int cr_calib_detect(const cr_calib_image_t *img, const cr_table_t *t, const cr_calib_params_t *p,
                     cr_calib_result_t *res)
 {
@@ -1743,40 +2028,7 @@ int cr_calib_detect(const cr_calib_image_t *img, const cr_table_t *t, const cr_c
         }
         dm.cu = in->cx, dm.cv = in->cy, dm.f = in->fx, dm.k1 = in->k1, dm.k2 = in->k2;
     } else if (p->estimate_k1 && p->k1_step > 0.0 && p->k1_max > p->k1_min) {
-        double k, best_k = 0.0, best = HUGE_VAL, c_lo = HUGE_VAL, c_hi = HUGE_VAL;
-
-        double coarse = 4.0 * p->k1_step, lo, hi;
-
-        /* a coarse grid (4 steps), then the fine one around its minimum */
-        for (k = p->k1_min; k <= p->k1_max + 1e-12; k += coarse) {
-            double c;
-
-            dm.k1 = k;
-            c = cr_fit_all(&dm, cx.pts, cx.wt, n_side, cx.cap, p, und, inl, res->lines, res->rms_px, res->n_inliers);
-            if (c < best)
-                best = c, best_k = k;
-        }
-        lo = fmax(p->k1_min, best_k - coarse), hi = fmin(p->k1_max, best_k + coarse);
-        for (k = lo; k <= hi + 1e-12; k += p->k1_step) {
-            double c;
-
-            dm.k1 = k;
-            c = cr_fit_all(&dm, cx.pts, cx.wt, n_side, cx.cap, p, und, inl, res->lines, res->rms_px, res->n_inliers);
-            if (c < best)
-                best = c, best_k = k;
-        }
-        /* parabola through the grid minimum and its neighbours */
-        dm.k1 = best_k - p->k1_step;
-        c_lo = cr_fit_all(&dm, cx.pts, cx.wt, n_side, cx.cap, p, und, inl, res->lines, res->rms_px, res->n_inliers);
-        dm.k1 = best_k + p->k1_step;
-        c_hi = cr_fit_all(&dm, cx.pts, cx.wt, n_side, cx.cap, p, und, inl, res->lines, res->rms_px, res->n_inliers);
-        dm.k1 = best_k;
-        if (c_lo < HUGE_VAL && c_hi < HUGE_VAL && c_lo - 2.0 * best + c_hi > 0.0) {
-            double o = 0.5 * (c_lo - c_hi) / (c_lo - 2.0 * best + c_hi);
-
-            if (o > -1.0 && o < 1.0)
-                dm.k1 = best_k + o * p->k1_step;
-        }
+        cr_search_k1(&dm, cx.pts, cx.wt, n_side, cx.cap, p, und, inl, res);
     }
     if (cr_fit_all(&dm, cx.pts, cx.wt, n_side, cx.cap, p, und, inl, res->lines, res->rms_px, res->n_inliers) >= HUGE_VAL) {
         status = cr_fail(res, CR_CALIB_ERR_GEOMETRY, "edge points beyond the distortion's range");
@@ -1837,6 +2089,8 @@ int cr_calib_detect(const cr_calib_image_t *img, const cr_table_t *t, const cr_c
             goto out;
         }
     }
+    if (p->nose_height_mm > 0.0)
+        cr_nose_refine(img, t, p, &dm, npx, cx.pts, cx.wt, n_side, cx.cap, res);
     cr_measure_balls(&cx, t, p, res);
     res->status = CR_CALIB_OK;
     res->message[0] = '\0';

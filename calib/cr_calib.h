@@ -33,6 +33,11 @@
  *      found on the rail caps around the outline, their parallax, and a
  *      camera fitted to the homography and the sights; a camera that cannot
  *      reproduce the outline, or sights that disagree with it, fail;
+ *   4b. with the camera posed (nose_height_mm > 0): the outline fitted
+ *      again on the cushion noses' own edges (the bed's edge moves with the
+ *      light; the nose, nose_height_mm above the cloth, does not), moved
+ *      down to the cloth by the camera's parallax, k1 searched again on
+ *      them; kept when the diamond sights agree with it better;
  *   5. the balls' apparent size, for cr_calib_table_infer;
  *   6. the head end (head_from_rack): a rack over one end's foot spot
  *      (cr_calib_rack_find) turns the result end for end when it is the
@@ -136,6 +141,9 @@ typedef struct {
     /* the posed camera (cr_calib_camera below) */
     bool estimate_camera; /* fit a posed camera after the table is found (true) */
     double rail_height_mm;/* diamond sights (rail cap) above the cloth (48, CR_CAMERA_RAIL_HEIGHT_MM) */
+    double nose_height_mm;/* cushion nose above the cloth (36.3: 63.5 % of a 57.15 mm ball, WPA);
+                             with the posed camera the outline is fitted again on the noses'
+                             own edges (0: not) */
     double prior_height_mm;     /* the last-resort prior on the camera height above the cloth
                                    (3000 mm, a ceiling mount over a pool table) ... */
     double prior_height_sigma_mm; /* ... and its spread (1500 mm): it decides the height only

@@ -260,6 +260,68 @@ static void test_uneven_light_grey_rail(void)
     }
 }
 
+/* A camera over one long cushion of a 7 ft table, the bed lit by one low
+ * lamp near the head end: the bed darkens toward the near cushion over
+ * several pixels, and its edge is no line the cushion's geometry fixes.
+ * The nose's own edge is (cr_calib_params_t.nose_height_mm): the outline
+ * fitted again on the noses puts every corner within 1 px at 1280x720 and
+ * the cloth out to the noses within 2 mm (on the bed's edge alone a corner
+ * is 3.4 px off and the cloth 8 mm: checked too, so that the view keeps
+ * testing what it was chosen for). */
+static void test_outline_on_the_noses(void)
+{
+    static const uint8_t cloth[3] = {30, 99, 156}, rail[3] = {160, 110, 60};
+    cr_table_t t;
+    cr_render_params_t rp;
+    cr_camera_setup_t cs;
+    cr_camera_t cam;
+    uint8_t *img;
+    double worst[2] = {0.0, 0.0}, map_max[2] = {0.0, 0.0}, truth[4][2];
+    int pass, k;
+
+    cr_table_init(&t, 1981.2, 990.6);
+    cr_camera_setup_defaults(&cs, CAL_W, CAL_H);
+    cs.tilt_deg = 7.5, cs.tilt_azimuth_deg = 249.0, cs.offset_x_mm = 182.0, cs.offset_y_mm = 468.0;
+    cs.yaw_deg = -4.3, cs.height_mm = 2660.0, cs.k1 = -0.093;
+    cr_render_params_defaults(&rp, &t);
+    memcpy(rp.cloth_rgb, cloth, 3);
+    memcpy(rp.rail_rgb, rail, 3);
+    rp.n_lamps = 1;
+    rp.lamps[0].x_mm = 420.0, rp.lamps[0].y_mm = 525.0, rp.lamps[0].z_mm = 877.0;
+    rp.lamps[0].radius_mm = 150.0, rp.lamps[0].intensity = 0.73;
+    rp.ambient = 0.5, rp.vignetting = 0.43, rp.lens_blur_px = 0.94, rp.noise_sigma = 2.0;
+    rp.cloth_noise = 0.22, rp.shadow_strength = 0.75;
+    img = cal_render_look(&cs, CR_CLOTH_BLUE, &rp, &t, &cam);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(img);
+    CU_ASSERT_TRUE_FATAL(cr_camera_table_corners(&cam, &t, truth));
+    for (pass = 0; pass < 2; pass++) { /* on the noses, then on the bed's edge alone */
+        cr_calib_image_t im = {img, CAL_W, CAL_H, 3 * CAL_W};
+        cr_calib_params_t p;
+        cr_calib_result_t res;
+
+        cr_calib_params_defaults(&p);
+        if (pass == 1)
+            p.nose_height_mm = 0.0;
+        CU_ASSERT_EQUAL_FATAL(cr_calib_detect(&im, &t, &p, &res), CR_CALIB_OK);
+        for (k = 0; k < 4; k++)
+            worst[pass] = fmax(worst[pass], hypot(res.corners_px[k][0] - truth[k][0], res.corners_px[k][1] - truth[k][1]));
+        for (k = 0; k < 121; k++) { /* the cloth, out to the noses */
+            double x = t.length_mm * (k % 11) / 10.0, y = t.width_mm * (k / 11) / 10.0, u, v, xm, ym;
+
+            CU_ASSERT_TRUE_FATAL(cr_camera_project(&cam, x, y, 0.0, &u, &v));
+            CU_ASSERT_TRUE_FATAL(cr_calib_pixel_to_table(&res, u, v, &xm, &ym));
+            map_max[pass] = fmax(map_max[pass], hypot(xm - x, ym - y));
+        }
+    }
+    free(img);
+    if (worst[0] > 1.0 || map_max[0] > 2.0 || worst[1] <= 1.5)
+        fprintf(stderr, "\ncalib: on the noses corner %.2f px, map %.2f mm; on the bed's edge %.2f px, %.2f mm\n",
+                worst[0], map_max[0], worst[1], map_max[1]);
+    CU_ASSERT(worst[0] <= 1.0);
+    CU_ASSERT(map_max[0] <= 2.0);
+    CU_ASSERT(worst[1] > 1.5);
+}
+
 static void test_offcentre_barrel(void)
 {
     static const double k1s[] = {-0.05, -0.1};
@@ -671,8 +733,11 @@ static void test_head_from_rack(void)
         CU_ASSERT_EQUAL_FATAL(cr_calib_result_flip_head(&flipped, &t), CR_CALIB_OK);
         CU_ASSERT_EQUAL(flipped.head_on_right, res.head_on_right);
         for (k = 0; k < 4; k++) {
-            CU_ASSERT_DOUBLE_EQUAL(flipped.corners_px[k][0], res.corners_px[k][0], 1e-6);
-            CU_ASSERT_DOUBLE_EQUAL(flipped.corners_px[k][1], res.corners_px[k][1], 1e-6);
+            /* the outline is fitted again on the noses with the camera of
+             * its frame (cr_calib_params_t.nose_height_mm), which the two
+             * frames fit alike to within the fit's convergence */
+            CU_ASSERT_DOUBLE_EQUAL(flipped.corners_px[k][0], res.corners_px[k][0], 1e-3);
+            CU_ASSERT_DOUBLE_EQUAL(flipped.corners_px[k][1], res.corners_px[k][1], 1e-3);
         }
         CU_ASSERT_TRUE(cr_calib_table_to_pixel(&flipped, 300.0, 200.0, &u0, &v0));
         CU_ASSERT_TRUE(cr_calib_table_to_pixel(&res, 300.0, 200.0, &u1, &v1));
@@ -934,6 +999,7 @@ int cr_test_register_calib(void)
     det = CU_add_suite("calib detection", NULL, NULL);
     if (!det || !CU_add_test(det, "cloths and tilts", test_cloths_and_tilts) ||
         !CU_add_test(det, "uneven light, a rail the cloth's colour", test_uneven_light_grey_rail) ||
+        !CU_add_test(det, "the outline on the cushion noses", test_outline_on_the_noses) ||
         !CU_add_test(det, "off-centre, yawed, barrel distortion", test_offcentre_barrel) ||
         !CU_add_test(det, "head on the image right", test_head_on_right) ||
         !CU_add_test(det, "black frame", test_black_frame) || !CU_add_test(det, "no table", test_no_table) ||

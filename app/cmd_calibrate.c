@@ -566,6 +566,16 @@ int cr_cmd_calibrate(int argc, char **argv)
                "edge points; k1 %.4f\n",
                res->rms_px[0], res->rms_px[1], res->rms_px[2], res->rms_px[3], res->n_inliers[0], res->n_inliers[1],
                res->n_inliers[2], res->n_inliers[3], res->k1);
+    if (!corners) {
+        static const char *const names[4] = {"top", "bottom", "left", "right"};
+        char on[64] = "";
+        int k;
+
+        for (k = 0; k < 4; k++)
+            if (res->on_nose[k])
+                snprintf(on + strlen(on), sizeof on - strlen(on), "%s%s", on[0] ? ", " : "", names[k]);
+        printf("  sides fitted on the cushion nose's edge: %s\n", on[0] ? on : "none (all on the bed's edge)");
+    }
     if (res->camera_source != CR_CALIB_CAMERA_NONE)
         printf("  camera: %.0f mm above the cloth over (%.0f, %.0f) mm (sigma %.0f / %.0f / %.0f), fx %.1f px, k1 %.4f; "
                "from the %s (%d diamond sights, rms %.2f mm)\n",

@@ -1739,6 +1739,7 @@ static void cr_nose_refine(const cr_calib_image_t *img, const cr_table_t *t, con
     for (pass = 0; r0 && r2 && pts && und && wt && inl && pass < 2 && res->camera_source != CR_CALIB_CAMERA_NONE;
          pass++) {
         int changed = 0, ns[CR_CALIB_SIDES];
+        bool on[CR_CALIB_SIDES];
         cr_dist_t m2 = m;
 
         for (side = 0; side < CR_CALIB_SIDES; side++) {
@@ -1781,12 +1782,14 @@ static void cr_nose_refine(const cr_calib_image_t *img, const cr_table_t *t, con
                 if (i == 2 && far <= win) {
                     ns[side] = n;
                     changed++;
+                    on[side] = true;
                     continue;
                 }
             }
             /* the bed-edge points on the side's line (the hypothesis the
              * outline took, when it had two) */
             ns[side] = 0;
+            on[side] = false;
             for (i = 0; i < n0[side]; i++) {
                 const double *q = pts0 + (size_t)side * 2 * cap + 2 * i;
                 double qu, qv;
@@ -1801,6 +1804,7 @@ static void cr_nose_refine(const cr_calib_image_t *img, const cr_table_t *t, con
         if (!changed)
             break;
         *r2 = *res;
+        memcpy(r2->on_nose, on, sizeof on);
         if (!p->intrinsics && p->estimate_k1 && p->k1_step > 0.0 && p->k1_max > p->k1_min)
             cr_search_k1(&m2, pts, wt, ns, cap, &pn, und, inl, r2);
         if (cr_fit_all(&m2, pts, wt, ns, cap, &pn, und, inl, r2->lines, r2->rms_px, r2->n_inliers) >= HUGE_VAL)

@@ -248,6 +248,8 @@ typedef struct {
     int n_points[CR_CALIB_SIDES];  /* edge points collected per side */
     int n_inliers[CR_CALIB_SIDES]; /* RANSAC inliers per side */
     double rms_px[CR_CALIB_SIDES]; /* rms distance of the inliers to their line, px */
+    bool on_nose[CR_CALIB_SIDES];  /* the side's line from its cushion nose's edge (nose_height_mm),
+                                      else from the bed's edge */
     double k1;                     /* radial distortion: a distorted pixel d and its undistorted
                                       pixel q relate through x = (q - c) / f by
                                       d = c + f x (1 + k1 |x|^2 + k2 |x|^4) */

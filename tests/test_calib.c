@@ -277,7 +277,7 @@ static void test_outline_on_the_noses(void)
     cr_camera_t cam;
     uint8_t *img;
     double worst[2] = {0.0, 0.0}, map_max[2] = {0.0, 0.0}, truth[4][2];
-    int pass, k;
+    int pass, k, n_nose[2];
 
     cr_table_init(&t, 1981.2, 990.6);
     cr_camera_setup_defaults(&cs, CAL_W, CAL_H);
@@ -303,8 +303,10 @@ static void test_outline_on_the_noses(void)
         if (pass == 1)
             p.nose_height_mm = 0.0;
         CU_ASSERT_EQUAL_FATAL(cr_calib_detect(&im, &t, &p, &res), CR_CALIB_OK);
-        for (k = 0; k < 4; k++)
+        for (k = 0, n_nose[pass] = 0; k < 4; k++) {
             worst[pass] = fmax(worst[pass], hypot(res.corners_px[k][0] - truth[k][0], res.corners_px[k][1] - truth[k][1]));
+            n_nose[pass] += res.on_nose[k];
+        }
         for (k = 0; k < 121; k++) { /* the cloth, out to the noses */
             double x = t.length_mm * (k % 11) / 10.0, y = t.width_mm * (k / 11) / 10.0, u, v, xm, ym;
 
@@ -320,6 +322,8 @@ static void test_outline_on_the_noses(void)
     CU_ASSERT(worst[0] <= 1.0);
     CU_ASSERT(map_max[0] <= 2.0);
     CU_ASSERT(worst[1] > 1.5);
+    CU_ASSERT(n_nose[0] >= 1); /* the result says which sides */
+    CU_ASSERT_EQUAL(n_nose[1], 0);
 }
 
 static void test_offcentre_barrel(void)

@@ -1715,7 +1715,7 @@ static void cr_nose_refine(const cr_calib_image_t *img, const cr_table_t *t, con
     double *pts = malloc((size_t)cap * 2 * CR_CALIB_SIDES * sizeof *pts);
     double *und = malloc((size_t)cap * 2 * CR_CALIB_SIDES * sizeof *und);
     uint8_t *wt = malloc((size_t)cap * CR_CALIB_SIDES), *inl = malloc((size_t)cap * CR_CALIB_SIDES);
-    double win = fmax(4.0, ceil(0.0025 * img->width)), min_rise;
+    double win = fmin(30.0, fmax(4.0, ceil(0.0025 * img->width))), min_rise; /* cr_nose_points holds 64 */
     cr_dist_t m = *dm;
     cr_calib_params_t pn = *p; /* the noses' points fitted at half the tolerance */
     int pass, side;

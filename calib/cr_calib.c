@@ -1724,14 +1724,14 @@ static void cr_nose_refine(const cr_calib_image_t *img, const cr_table_t *t, con
 
     /* the image's noise (with the cloth's texture): the median step between
      * neighbouring pixels over the central region, as a brightness sigma;
-     * a rise counts from four sigmas of the difference it is measured by */
+     * a rise counts from three sigmas of the difference it is measured by */
     {
         int w = img->width, h = img->height, u, v, k = 0, hist[766] = {0};
 
         for (v = h * 7 / 20; v < h * 13 / 20; v += 2)
             for (u = w * 7 / 20; u < w * 13 / 20; u += 2, k++)
                 hist[(int)fabs(cr_lum(img, u + 1, v) - cr_lum(img, u, v))]++;
-        min_rise = 4.0 * sqrt(6.0) * fmax(0.5, cr_hist_median(hist, 766, k) / 0.954);
+        min_rise = 3.0 * sqrt(6.0) * fmax(0.5, cr_hist_median(hist, 766, k) / 0.954);
     }
 
     if (r0)

@@ -1699,8 +1699,9 @@ static int cr_nose_points(const cr_calib_image_t *img, const cr_calib_result_t *
 
 /* Refits the outline on the cushion noses (cr_nose_points) with the camera
  * of res. A side takes its nose points when they lie on a line (at least
- * min_edge_points inliers, half of the points and three fifths of the
- * places scanned) within the search window of its line; else it keeps its
+ * min_edge_points inliers, half of the points and a quarter of the places
+ * scanned, in three of the side's four quarters) within the search window
+ * of its line; else it keeps its
  * bed-edge points (pts0, wt0, n0 a side, cap a side) that lie on its line.
  * The distortion is searched again on those points (the noses are straight
  * lines too), the sides fitted, and the outline and camera fitted again

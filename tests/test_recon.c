@@ -1473,6 +1473,46 @@ static void test_fit_under_the_cue_at_the_stroke(void)
     rfix_end_one_still_stroke(&f, strokes, moving);
 }
 
+/* The cue ball rolls into the foot-right pocket and the film ends a few
+ * frames after the tracker lost it, 100 mm short of the pocket: its course
+ * took it past the mouth before the end, and with no frame left to find it
+ * again in, it dropped (a clip cut right after the shot is still judged:
+ * the pocket, then the rest). */
+static void test_film_ends_after_a_lost_ball_drops(void)
+{
+    rfix_t f;
+    const double fps = 60.0, t0 = 1.0, v = 1000.0;
+    double t_lost = -1.0;
+    int k, n, pockets = 0, rests = 0;
+
+    rfix_open(&f, fps, 77);
+    for (k = 0;; k++) {
+        double t = k / fps, d = t > t0 ? v * (t - t0) : 0.0;
+        double x = 1900.0 + d / sqrt(2.0), y = 630.0 + d / sqrt(2.0);
+        cr_ball_obs_t *o;
+
+        if (t_lost >= 0.0 && t > t_lost + 0.15)
+            break;
+        rfix_frame(&f, t, k);
+        o = rfix_ball(&f, 0, 1, x, y, 0.3, 0.5);
+        rfix_ball(&f, 5, 3, 600.0, 300.0, 0.3, 0.4);
+        if (hypot(2540.0 - x, 1270.0 - y) < 100.0) { /* given up: gone by the pocket */
+            if (t_lost < 0.0)
+                t_lost = t;
+            o->status = CR_BALL_GONE;
+        }
+        CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
+        pockets += count(f.out, n, CR_EV_POCKET, 0);
+        rests += count(f.out, n, CR_EV_REST, -1);
+    }
+    CU_ASSERT_EQUAL(cr_recon_finish(f.rc, f.out, 128, &n), 0);
+    pockets += count(f.out, n, CR_EV_POCKET, 0);
+    rests += count(f.out, n, CR_EV_REST, -1);
+    CU_ASSERT_EQUAL(pockets, 1);
+    CU_ASSERT_EQUAL(rests, 1);
+    rfix_close(&f);
+}
+
 /* A ball that crept into a corner pocket's jaws and stopped past the line
  * between the jaw points, then is no longer seen (the tracker holds a ball
  * lost at rest where it was, hidden): it dropped (RULES.md G7). One resting
@@ -2626,6 +2666,8 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "an unnamed ball moving at the stroke is no ball in motion", test_unnamed_moving_at_stroke) ||
         !CU_add_test(s, "a ball wavering more than its fits say is not touched", test_wavering_more_than_it_says) ||
         !CU_add_test(s, "a ball hanging in the jaws that is lost dropped", test_hung_ball_drops) ||
+        !CU_add_test(s, "a lost ball whose course ran into a pocket before the film ended dropped",
+                     test_film_ends_after_a_lost_ball_drops) ||
         !CU_add_test(s, "a ball that cannot be the cue ball gives no stroke", test_not_cue_no_stroke) ||
         !CU_add_test(s, "a track lost by a pocket is no ball dropped", test_track_break_by_pocket) ||
         !CU_add_test(s, "a ball lost on its way into a pocket dropped there", test_lost_into_pocket) ||

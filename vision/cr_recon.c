@@ -4905,11 +4905,25 @@ int cr_recon_finish(cr_recon_t *rc, cr_event_t *out, int max, int *n)
         rc->next++;
         commit_batch(rc);
     }
-    for (int i = 0; i < NB; i++) /* the film ended before it came back */
-        if (rc->b[i].state == B_LOST && rc->b[i].off_on) {
-            settle_off(rc, i);
-            maybe_rest(rc, frm(rc, rc->n_frames - 1)->t, true);
+    if (rc->n_frames > 0) {
+        /* the film ended with balls lost and no frame left to find them
+         * in: one lost over a cushion left the table; one whose course ran
+         * past a pocket's mouth before the end dropped there; the shot
+         * then rests if nothing else still rolls */
+        const double t_end = frm(rc, rc->n_frames - 1)->t;
+        bool settled = false;
+
+        for (int i = 0; i < NB; i++) {
+            rball_t *b = &rc->b[i];
+
+            if (b->state == B_LOST && b->off_on)
+                settle_off(rc, i), settled = true;
+            else if (b->state == B_LOST && !b->lost_blow && b->lost_pk >= 0 && b->lost_tc <= t_end)
+                drop_lost(rc, i), settled = true;
         }
+        if (settled)
+            maybe_rest(rc, t_end, true);
+    }
     decide_disturbed(rc);
     commit_batch(rc);
     rc->finishing = true;

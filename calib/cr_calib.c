@@ -1603,6 +1603,17 @@ static bool cr_lum_at(const cr_calib_image_t *img, double u, double v, double *o
     return true;
 }
 
+/* The two corners on image side side of res's outline (undistorted px):
+ * its line met by the lines of the sides across it. False when one does
+ * not meet it. */
+static bool cr_side_ends(const cr_calib_result_t *res, int side, double ends[2][2])
+{
+    const bool rows = side == CR_CALIB_SIDE_LEFT || side == CR_CALIB_SIDE_RIGHT;
+
+    return cr_intersect(res->lines[side], res->lines[rows ? CR_CALIB_SIDE_TOP : CR_CALIB_SIDE_LEFT], ends[0]) &&
+           cr_intersect(res->lines[side], res->lines[rows ? CR_CALIB_SIDE_BOTTOM : CR_CALIB_SIDE_RIGHT], ends[1]);
+}
+
 /* The points of one side's cushion nose, moved down to the cloth. The
  * bed's edge the outline was fitted to is no fixed place: the cloth darkens
  * toward the cushion in its shadow, by how much and how far depending on
@@ -1629,21 +1640,15 @@ static int cr_nose_points(const cr_calib_image_t *img, const cr_calib_result_t *
     const double ou = side == CR_CALIB_SIDE_LEFT ? -1.0 : side == CR_CALIB_SIDE_RIGHT ? 1.0 : 0.0;
     const double ov = side == CR_CALIB_SIDE_TOP ? -1.0 : side == CR_CALIB_SIDE_BOTTOM ? 1.0 : 0.0;
     const int nk = (int)ceil(win);
-    double lo = HUGE_VAL, hi = -HUGE_VAL, s;
+    double lo = HUGE_VAL, hi = -HUGE_VAL, s, ends[2][2];
     int k, n = 0;
 
-    /* the side's extent: between the corners on it */
-    for (k = 0; k < 4; k++) {
-        double q[2], c;
-        int o = k < 2 ? (k == 0 ? CR_CALIB_SIDE_LEFT : CR_CALIB_SIDE_RIGHT) : (k == 2 ? CR_CALIB_SIDE_TOP : CR_CALIB_SIDE_BOTTOM);
-
-        if (o == side || (rows == (o == CR_CALIB_SIDE_LEFT || o == CR_CALIB_SIDE_RIGHT)) ||
-            !cr_intersect(L, res->lines[o], q))
-            continue;
-        c = rows ? q[1] : q[0];
-        lo = fmin(lo, c), hi = fmax(hi, c);
-    }
     *n_scan = 0;
+    /* the side's extent: between the corners on it */
+    if (!cr_side_ends(res, side, ends))
+        return 0;
+    for (k = 0; k < 2; k++)
+        lo = fmin(lo, ends[k][rows]), hi = fmax(hi, ends[k][rows]);
     if (!(hi > lo) || (rows ? fabs(L[0]) : fabs(L[1])) < 0.5)
         return 0;
     s = p->side_trim * (hi - lo);
@@ -1770,17 +1775,11 @@ static void cr_nose_refine(const cr_calib_image_t *img, const cr_table_t *t, con
                 }
             for (i = 0; i < 4; i++)
                 covered += quarter[i] >= p->min_edge_points / 3;
-            if (ni >= p->min_edge_points && 2 * ni >= n && 4 * ni >= n_scan && covered >= 3) {
-                for (i = 0; i < 2; i++) {
-                    int o = side == CR_CALIB_SIDE_TOP || side == CR_CALIB_SIDE_BOTTOM
-                                ? (i ? CR_CALIB_SIDE_RIGHT : CR_CALIB_SIDE_LEFT)
-                                : (i ? CR_CALIB_SIDE_BOTTOM : CR_CALIB_SIDE_TOP);
-
-                    if (!cr_intersect(res->lines[side], res->lines[o], ends[i]))
-                        break;
+            if (ni >= p->min_edge_points && 2 * ni >= n && 4 * ni >= n_scan && covered >= 3 &&
+                cr_side_ends(res, side, ends)) {
+                for (i = 0; i < 2; i++)
                     far = fmax(far, fabs(line[0] * ends[i][0] + line[1] * ends[i][1] + line[2]));
-                }
-                if (i == 2 && far <= win) {
+                if (far <= win) {
                     ns[side] = n;
                     changed++;
                     on[side] = true;

@@ -405,6 +405,20 @@ static void test_scratch(void)
     CU_ASSERT_PTR_NOT_NULL(find(c.got, c.ng, CR_EV_REST, -1, NULL));
 }
 
+/* At 60 fps, the cue ball at (1000, 300) struck at speed (mm/s) straight
+ * at the 1 at (1000, 700), which runs on into the right cushion. */
+static void drive_at_rail(setup_t *s, double speed, uint64_t seed)
+{
+    memset(s, 0, sizeof(*s));
+    s->fps = 60.0;
+    s->balls[0] = (cr_ball_pos_t){0, 1000.0, 300.0};
+    s->balls[1] = (cr_ball_pos_t){1, 1000.0, 700.0};
+    s->n = 2;
+    s->speed = speed;
+    s->heading_deg = 90.0;
+    s->seed = seed;
+}
+
 /* A ball driven over the rail: off the table (with its cushion contact). */
 static void test_off_table(void)
 {
@@ -412,15 +426,8 @@ static void test_off_table(void)
     setup_t s;
     const cr_event_t *to, *go;
 
-    memset(&s, 0, sizeof(s));
-    s.fps = 60.0;
-    s.balls[0] = (cr_ball_pos_t){0, 1000.0, 300.0};
-    s.balls[1] = (cr_ball_pos_t){1, 1000.0, 700.0};
-    s.n = 2;
-    s.speed = 4000.0;
-    s.heading_deg = 90.0;
+    drive_at_rail(&s, 4000.0, 9);
     s.leave_ball = 1;
-    s.seed = 9;
     CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
     to = find(c.truth, c.nt, CR_EV_OFF_TABLE, 1, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(to);
@@ -445,17 +452,10 @@ static void test_lost_at_cushion_comes_back(void)
         setup_t s;
         const cr_event_t *tc, *gc, *go;
 
-        memset(&s, 0, sizeof(s));
-        s.fps = 60.0;
-        s.balls[0] = (cr_ball_pos_t){0, 1000.0, 300.0};
-        s.balls[1] = (cr_ball_pos_t){1, 1000.0, 700.0};
-        s.n = 2;
-        s.speed = 3000.0;
-        s.heading_deg = 90.0;
+        drive_at_rail(&s, 3000.0, 19);
         s.tip_b = 0.4; /* follow: the cue ball rolls on after the contact */
         s.gone_ball = 1;
         s.gone_s = gone_s[q];
-        s.seed = 19;
         CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
         tc = find(c.truth, c.nt, CR_EV_CUSHION, 1, NULL);
         CU_ASSERT_PTR_NOT_NULL_FATAL(tc);

@@ -4916,10 +4916,15 @@ int cr_recon_finish(cr_recon_t *rc, cr_event_t *out, int max, int *n)
         for (int i = 0; i < NB; i++) {
             rball_t *b = &rc->b[i];
 
-            if (b->state == B_LOST && b->off_on)
-                settle_off(rc, i), settled = true;
-            else if (b->state == B_LOST && !b->lost_blow && b->lost_pk >= 0 && b->lost_tc <= t_end)
-                drop_lost(rc, i), settled = true;
+            if (b->state != B_LOST)
+                continue;
+            if (b->off_on) {
+                settle_off(rc, i);
+                settled = true;
+            } else if (!b->lost_blow && b->lost_pk >= 0 && b->lost_tc <= t_end) {
+                drop_lost(rc, i);
+                settled = true;
+            }
         }
         if (settled)
             maybe_rest(rc, t_end, true);

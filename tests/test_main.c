@@ -1,6 +1,7 @@
 /*
  * test_main.c - registers every module's CUnit suites. With an argument, runs
- * only the suites whose registration name matches it (CTest runs one each).
+ * only the suites whose registration name matches it (CTest runs one each);
+ * with a second, only the test of that name (cr_tests recon "a ball ...").
  */
 #include <stdio.h>
 #include <string.h>
@@ -56,7 +57,22 @@ int main(int argc, char **argv)
         return 2;
     }
     CU_basic_set_mode(CU_BRM_NORMAL);
-    CU_basic_run_tests();
+    if (only && argc > 2) { /* cr_tests SUITE "test name": that test alone */
+        CU_pSuite s;
+        CU_pTest t = NULL;
+
+        for (s = CU_get_registry()->pSuite; s; s = s->pNext)
+            if ((t = CU_get_test(s, argv[2])) != NULL)
+                break;
+        if (!t) {
+            fprintf(stderr, "no test named \"%s\" in suite %s\n", argv[2], only);
+            CU_cleanup_registry();
+            return 2;
+        }
+        CU_basic_run_test(s, t);
+    } else {
+        CU_basic_run_tests();
+    }
     failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
     CU_cleanup_registry();
     return failed ? 1 : 0;

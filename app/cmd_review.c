@@ -237,7 +237,7 @@ static int emit_balls(review_t *rv, const cr_ball_frame_t *f)
         const cr_ball_obs_t *b = &f->balls[i];
         cr_ball_state_t *s;
 
-        if (b->status == CR_BALL_GONE)
+        if (b->status == CR_BALL_GONE || cr_recon_is_down(rv->rec, b))
             continue;
         s = &ev->balls[ev->n_balls++];
         s->id = b->id;

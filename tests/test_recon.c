@@ -1556,6 +1556,61 @@ static void test_hung_ball_drops(void)
     }
 }
 
+/* The tracker goes on holding a ball that dropped in a pocket's jaws where
+ * it was last seen (hidden); once its pocket is reported the picture of the
+ * table (the balls lines) must leave it out. One held hidden in front of
+ * the mouth (under a hand) stays on the table, and so does any ball seen. */
+static void test_dropped_ball_is_down(void)
+{
+    static const double pos[2][2] = {{2525.5, 1223.8}, {2490.0, 1215.0}};
+
+    for (int q = 0; q < 2; q++) {
+        rfix_t f;
+        const double fps = 60.0;
+        int k, n = 0, down = 0, down_before = 0, seen_down = 0;
+        bool pocketed = false;
+
+        rfix_open(&f, fps, 191 + (uint64_t)q);
+        for (k = 0; k < (int)(3.0 * fps); k++) {
+            double t = k / fps;
+            cr_ball_obs_t *o, seen;
+
+            rfix_frame(&f, t, k);
+            rfix_ball(&f, 0, 0, 500, 600, 0.5, 0.5);
+            o = rfix_ball(&f, 3, 1, pos[q][0], pos[q][1], 0.4, 0.5);
+            if (t >= 1.0) {
+                o->x = pos[q][0];
+                o->y = pos[q][1];
+                o->status = CR_BALL_HIDDEN;
+            }
+            /* asked before the frame goes in, as the balls line is written */
+            if (cr_recon_is_down(f.rc, o)) {
+                if (pocketed)
+                    down++;
+                else
+                    down_before++;
+            }
+            seen = *o;
+            seen.status = CR_BALL_SEEN;
+            seen_down += cr_recon_is_down(f.rc, &seen);
+            seen_down += cr_recon_is_down(f.rc, &f.fr->balls[0]);
+            CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
+            pocketed |= count(f.out, n, CR_EV_POCKET, 3) > 0;
+        }
+        CU_ASSERT_EQUAL(pocketed, q == 0);
+        CU_ASSERT_EQUAL(down_before, 0);
+        CU_ASSERT_EQUAL(seen_down, 0);
+        if (q == 0) { /* every frame after its pocket came out */
+            CU_ASSERT(down >= (int)(1.5 * fps));
+        } else {
+            CU_ASSERT_EQUAL(down, 0);
+        }
+        if (q == 0 && down < (int)(1.5 * fps))
+            printf("\n  down in %d frames", down);
+        rfix_close(&f);
+    }
+}
+
 /* The 5 hangs in the foot-right jaws and drops (pocketed); later, while the
  * shooter aims, the tracker names the 5 a thing at rest mid-table (a hand,
  * the cue's butt), and the cue ball is struck. In a game a pocketed ball
@@ -2666,6 +2721,7 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "an unnamed ball moving at the stroke is no ball in motion", test_unnamed_moving_at_stroke) ||
         !CU_add_test(s, "a ball wavering more than its fits say is not touched", test_wavering_more_than_it_says) ||
         !CU_add_test(s, "a ball hanging in the jaws that is lost dropped", test_hung_ball_drops) ||
+        !CU_add_test(s, "a dropped ball the tracker still holds is down", test_dropped_ball_is_down) ||
         !CU_add_test(s, "a lost ball whose course ran into a pocket before the film ended dropped",
                      test_film_ends_after_a_lost_ball_drops) ||
         !CU_add_test(s, "a ball that cannot be the cue ball gives no stroke", test_not_cue_no_stroke) ||

@@ -4844,6 +4844,21 @@ static int ball_slot(cr_recon_t *rc, const cr_ball_obs_t *o, double t)
     return slot;
 }
 
+bool cr_recon_is_down(const cr_recon_t *rc, const cr_ball_obs_t *o)
+{
+    int k, n, slot = -1;
+
+    if (!rc || !o || o->status == CR_BALL_SEEN)
+        return false;
+    n = rc->n_ts < TRACK_MAP ? rc->n_ts : TRACK_MAP;
+    for (k = 0; k < n && slot < 0; k++) /* the slot ball_slot() gave it */
+        if (rc->ts_track[k] == o->track)
+            slot = rc->ts_slot[k];
+    if (slot < 0 && o->id >= 0 && o->id < NID)
+        slot = o->id;
+    return slot >= 0 && slot < NB && rc->b[slot].state == B_GONE && rc->b[slot].down;
+}
+
 int cr_recon_push(cr_recon_t *rc, const cr_ball_frame_t *frame, cr_event_t *out, int max, int *n)
 {
     rframe_t *f;

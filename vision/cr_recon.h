@@ -221,6 +221,14 @@ int cr_recon_push(cr_recon_t *rc, const cr_ball_frame_t *frame, cr_event_t *out,
  * until *n is 0 when out may be smaller than what is held. */
 int cr_recon_finish(cr_recon_t *rc, cr_event_t *out, int max, int *n);
 
+/* Whether the ball the tracker reports as o is one this reconstruction
+ * has reported pocketed or off the table (its pocket or off_table event
+ * made) and has not seen come back: the tracker holds a ball where it
+ * vanished until it is found again, which a picture of the table must not
+ * show. A ball the tracker sees in this frame is never down here (a ball
+ * put back, or one that was not pocketed after all, is on the table). */
+bool cr_recon_is_down(const cr_recon_t *rc, const cr_ball_obs_t *o);
+
 void cr_recon_destroy(cr_recon_t *rc);
 
 #ifdef __cplusplus

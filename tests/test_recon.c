@@ -1611,6 +1611,102 @@ static void test_dropped_ball_is_down(void)
     }
 }
 
+/* A ball with no number yet (the cue ball in hand, before it is named)
+ * rests at P and is lifted: gone from the table. Later the cue ball, struck,
+ * rolls past P within a ball's width and its path bends there (a swerve,
+ * or a fit's wobble): nothing is there to hit. A ball gone from the table
+ * hits nothing after it went. */
+static void test_gone_ball_hits_nothing(void)
+{
+    rfix_t f;
+    const double fps = 60.0, px = 1200.0, py = 575.0, v0 = 2400.0, dec = 600.0, bend = 0.4363; /* 25 degrees, away from P */
+    int k, n = 0, hits = 0, strokes = 0;
+
+    rfix_open(&f, fps, 77);
+    for (k = 0; k < (int)(7.0 * fps); k++) {
+        double t = k / fps, x = 300.0, y = 600.0;
+
+        rfix_frame(&f, t, k);
+        if (t >= 3.0) { /* struck along +x; bends by P, 900 mm on */
+            double u = fmin(t - 3.0, v0 / dec), d = v0 * u - 0.5 * dec * u * u;
+
+            if (d <= 900.0) {
+                x += d;
+            } else {
+                x += 900.0 + (d - 900.0) * cos(bend);
+                y += (d - 900.0) * sin(bend);
+            }
+        }
+        rfix_ball(&f, 0, 0, x, y, 0.3, 0.4);
+        if (t < 1.0)
+            rfix_ball(&f, -1, 9, px, py, 0.3, 0.4);
+        CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
+        for (int j = 0; j < n; j++) {
+            hits += f.out[j].type == CR_EV_COLLISION;
+            strokes += f.out[j].type == CR_EV_STROKE;
+        }
+    }
+    CU_ASSERT_EQUAL(cr_recon_finish(f.rc, f.out, 128, &n), 0);
+    for (int j = 0; j < n; j++) {
+        hits += f.out[j].type == CR_EV_COLLISION;
+        strokes += f.out[j].type == CR_EV_STROKE;
+    }
+    CU_ASSERT_EQUAL(strokes, 1);
+    CU_ASSERT_EQUAL(hits, 0);
+    if (hits)
+        printf("\n  %d collisions", hits);
+    rfix_close(&f);
+}
+
+/* The 3 rests in front of the head-left pocket; the cue ball cuts it in
+ * (30 degrees) and it is never seen again (it dropped at once, at 30 fps):
+ * the contact is still the cue ball's with the 3 (which went after the
+ * contact, not before), and the blow's course took the 3 into the pocket. */
+static void test_struck_into_pocket_at_once(void)
+{
+    rfix_t f;
+    const double fps = 30.0, R = 28.575, bx = 80.0, by = 49.0, v0 = 1500.0, v1 = 750.0, dec = 1875.0;
+    const double nn = hypot(bx, by), nx = -bx / nn, ny = -by / nn;
+    const double cx = bx - 2.0 * R * nx, cy = by - 2.0 * R * ny; /* the cue ball at the contact */
+    const double ux = nx * cos(-0.5236) - ny * sin(-0.5236), uy = nx * sin(-0.5236) + ny * cos(-0.5236);
+    const double ox = ny, oy = -nx; /* its way after (-n rotated by 90 degrees) */
+    int k, n = 0, hits = 0, pockets = 0;
+
+    rfix_open(&f, fps, 78);
+    for (k = 0; k < (int)(5.0 * fps); k++) {
+        double t = k / fps, x, y;
+
+        rfix_frame(&f, t, k);
+        if (t < 2.0) {
+            x = cx - 900.0 * ux, y = cy - 900.0 * uy;
+        } else if (t < 2.6) {
+            x = cx - v0 * (2.6 - t) * ux, y = cy - v0 * (2.6 - t) * uy;
+        } else {
+            double u = fmin(t - 2.6, v1 / dec), d = v1 * u - 0.5 * dec * u * u;
+
+            x = cx + d * ox, y = cy + d * oy;
+        }
+        rfix_ball(&f, 0, 0, x, y, 0.3, 0.4);
+        if (t < 2.6 + 0.5 / fps) /* then never seen again */
+            rfix_ball(&f, 3, 3, bx, by, 0.3, 0.4);
+        CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
+        for (int j = 0; j < n; j++) {
+            hits += f.out[j].type == CR_EV_COLLISION && f.out[j].a == 0 && f.out[j].b == 3;
+            pockets += f.out[j].type == CR_EV_POCKET && f.out[j].ball == 3;
+        }
+    }
+    CU_ASSERT_EQUAL(cr_recon_finish(f.rc, f.out, 128, &n), 0);
+    for (int j = 0; j < n; j++) {
+        hits += f.out[j].type == CR_EV_COLLISION && f.out[j].a == 0 && f.out[j].b == 3;
+        pockets += f.out[j].type == CR_EV_POCKET && f.out[j].ball == 3;
+    }
+    CU_ASSERT_EQUAL(hits, 1);
+    CU_ASSERT_EQUAL(pockets, 1);
+    if (hits != 1 || pockets != 1)
+        printf("\n  %d contacts of the cue ball with the 3, %d pockets", hits, pockets);
+    rfix_close(&f);
+}
+
 /* The 5 hangs in the foot-right jaws and drops (pocketed); later, while the
  * shooter aims, the tracker names the 5 a thing at rest mid-table (a hand,
  * the cue's butt), and the cue ball is struck. In a game a pocketed ball
@@ -2722,6 +2818,8 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "a ball wavering more than its fits say is not touched", test_wavering_more_than_it_says) ||
         !CU_add_test(s, "a ball hanging in the jaws that is lost dropped", test_hung_ball_drops) ||
         !CU_add_test(s, "a dropped ball the tracker still holds is down", test_dropped_ball_is_down) ||
+        !CU_add_test(s, "a ball gone from the table hits nothing", test_gone_ball_hits_nothing) ||
+        !CU_add_test(s, "a ball struck into a pocket and never seen again was hit", test_struck_into_pocket_at_once) ||
         !CU_add_test(s, "a lost ball whose course ran into a pocket before the film ended dropped",
                      test_film_ends_after_a_lost_ball_drops) ||
         !CU_add_test(s, "a ball that cannot be the cue ball gives no stroke", test_not_cue_no_stroke) ||

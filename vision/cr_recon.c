@@ -2822,7 +2822,17 @@ static double hitter_score(cr_recon_t *rc, const change_t *c, int k, bool allow_
     double back = 3.0 * rc->dt;
     double best = INFINITY, win = c->kind == CH_ONSET ? back : 1.5 * rc->dt;
 
-    if (!on_table_state(bk->state) && bk->state != B_GONE)
+    /* a ball gone from the table hits nothing after it went: one just
+     * pocketed, lost or vanished may have hit before (it went, or was
+     * last seen, within the window); a numbered ball that vanished at
+     * rest, neither pocketed nor off the table, may still lie there unseen
+     * (of the cloth's colour); a track with no number that vanished long
+     * ago is no ball now (the cue ball in hand, lifted and put down
+     * elsewhere) */
+    if (!on_table_state(bk->state) &&
+        !(bk->state == B_GONE &&
+          ((k < NID && !bk->down) || bk->t_gone >= c->t - back - rc->dt ||
+           (frame_ok(rc, bk->last_seen) && frm(rc, bk->last_seen)->t >= c->t - back - rc->dt))))
         return INFINITY;
     for (j = 0; j < rc->nch; j++) {
         if (rc->ch[j].ball != k || &rc->ch[j] == c)
@@ -3260,6 +3270,18 @@ static bool explain_collision(cr_recon_t *rc, change_t *c, bool allow_pending)
             b = best_k;
             if (!moved && !best_fr)
                 set_blow(rc, best_k, c, best_t);
+        }
+        if (c->kind == CH_KINK && rc->b[best_k].state == B_GONE && !rc->b[best_k].down && !best_fr &&
+            rc->b[best_k].nh > 0 && cur_seg(&rc->b[best_k])->rest && rc->active) {
+            /* hit at rest, and it vanished as it was struck (it dropped at
+             * once, or left too fast to be seen): on the blow's course, as
+             * a ball let go at rest after a blow */
+            conf = 0.9;
+            a = c->ball;
+            b = best_k;
+            set_blow(rc, best_k, c, best_t);
+            if (rc->b[best_k].blow_on)
+                follow_blow(rc, best_k, frm(rc, rc->next)->t);
         }
         if (a == best_k && c->kind == CH_KINK && rc->b[best_k].state != B_REST) {
             /* both moving: a is the faster into the other */

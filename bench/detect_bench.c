@@ -368,6 +368,7 @@ int main(int argc, char **argv)
                 hs[nh].reach_mm = tab.ball_radius_mm;
                 hs[nh].tag = id2 + 1;
                 hs[nh].at_rest = hypot(a1->x - a2->x, a1->y - a2->y) < 0.05;
+                hs[nh].struck = 0;
                 nh++;
             }
             cr_detector_expect(det, hs, nh);

@@ -717,7 +717,7 @@ static void test_hints(void)
                 cr_detection_t det[CR_VISION_MAX_DETECTIONS];
                 /* the 7 (5 mm off), bare cloth, beside the 1 */
                 const cr_ball_hint_t hint[3] = {
-                    {xs[2] + 4.0, ys[2] - 3.0, RB, 1, 1}, {1300.0, 900.0, RB, 2, 1}, {xs[1] + 20.0, ys[1], RB, 3, 1}};
+                    {xs[2] + 4.0, ys[2] - 3.0, RB, 1, 1, 0}, {1300.0, 900.0, RB, 2, 1, 0}, {xs[1] + 20.0, ys[1], RB, 3, 1, 0}};
                 int nd = 0, k;
 
                 td_renoise(&c, y0, u0, v0, 1.5, &x);
@@ -821,7 +821,7 @@ static int td_look_at_rest(td_ctx_t *c, cr_detector_t *d, const cr_yuv_image_t *
                            const uint8_t *u0, const uint8_t *v0, double bx, double by, int nf, double sigma,
                            uint64_t *x, double *err_max)
 {
-    const cr_ball_hint_t hint = {bx, by, 0.5 * RB, 1, 1};
+    const cr_ball_hint_t hint = {bx, by, 0.5 * RB, 1, 1, 0};
     int f, found = 0;
 
     *err_max = 0.0;
@@ -886,6 +886,59 @@ static void test_look_at_a_resting_faint_ball(void)
     }
 }
 
+/* The maroon 7 rested at P on red cloth, dim light (which the search
+ * misses); the cue ball struck it and stopped a ball's width from P, and
+ * the 7 rolled on 75 mm unseen. The tracker's hint for the 7 is a struck
+ * one (reach 3.5 R): the cue ball within that reach is not the 7 (found
+ * still at P it would be within half a radius), so the 7 is looked for
+ * and found where it went. A hint of the same reach that is not struck
+ * takes the cue ball for the ball it looks for, and looks no further. */
+static void test_look_for_a_struck_ball(void)
+{
+    enum { NF = 6 };
+    static const double place[3][2] = {{2400.0, 200.0}, {1500.0, 400.0}, {1000.0, 900.0}};
+
+    for (int pi = 0; pi < 3; pi++) {
+        const double px = place[pi][0], py = place[pi][1], x7 = px + 75.0;
+        int found[2] = {0, 0};
+
+        for (int q = 0; q < 2; q++) {
+            td_ctx_t c;
+            cr_render_ball_t balls[2];
+            cr_yuv_image_t img;
+            uint8_t *y0, *u0, *v0;
+            cr_detector_t *d = NULL;
+            uint64_t x = 4245;
+            const cr_ball_hint_t hint = {px, py, 3.5 * RB, 1, 0, q == 0};
+
+            CU_ASSERT_FATAL(td_open_lit(&c, 1280, 720, 3.0, 200.0, -0.08, CR_CLOTH_RED, 6, 0.6) == 0);
+            td_ball(&balls[0], 7, x7, py);
+            td_ball(&balls[1], 0, px - 2.0 * RB, py);
+            CU_ASSERT_FATAL(td_render_still(&c, balls, 2, &img, &y0, &u0, &v0) == 0);
+            CU_ASSERT_FATAL(cr_detector_create(&c.cam, &c.tab, NULL, &d) == 0);
+            for (int f = 0; f <= NF; f++) {
+                cr_detection_t det[CR_VISION_MAX_DETECTIONS];
+                int nd = 0;
+
+                td_renoise(&c, y0, u0, v0, 3.0, &x);
+                if (f > 0)
+                    CU_ASSERT_EQUAL(cr_detector_expect(d, &hint, 1), 0);
+                CU_ASSERT_EQUAL(cr_detector_run(d, &img, det, CR_VISION_MAX_DETECTIONS, &nd), 0);
+                for (int k = 0; k < nd && f > 0; k++)
+                    found[q] += hypot(det[k].x - x7, det[k].y - py) < 0.5 * RB;
+            }
+            cr_detector_destroy(d);
+            free(y0), free(u0), free(v0);
+            td_close(&c);
+        }
+        CU_ASSERT(found[0] >= NF - 1);
+        CU_ASSERT_EQUAL(found[1], 0);
+        if (found[0] < NF - 1 || found[1])
+            printf("\n  the 7 by (%.0f, %.0f): found with a struck hint in %d of %d frames, with a plain one in %d", px,
+                   py, found[0], NF, found[1]);
+    }
+}
+
 /* Where a hint finds no ball, the detector says whether its place shows the
  * background (cr_detector_bare): the place of a ball taken away, and bare
  * cloth, do; a place under the cue does not (something covers it). Balls
@@ -902,7 +955,7 @@ static void test_bare_places(void)
     cr_detection_t det[CR_VISION_MAX_DETECTIONS];
     /* the 5's place, a place on the cue 200 mm behind its tip, bare cloth */
     const cr_ball_hint_t hint[3] = {
-        {1800.0, 300.0, RB / 2, 1, 1}, {752.0, 768.0, RB / 2, 2, 1}, {1300.0, 900.0, RB / 2, 3, 1}};
+        {1800.0, 300.0, RB / 2, 1, 1, 0}, {752.0, 768.0, RB / 2, 2, 1, 0}, {1300.0, 900.0, RB / 2, 3, 1, 0}};
     int nd = 0, frame, i, tags[8], nt;
 
     CU_ASSERT_FATAL(td_open(&c, 640, 360, 4.0, 60.0, -0.1, CR_CLOTH_GREEN, 13) == 0);
@@ -1197,6 +1250,7 @@ int cr_test_register_detect(void)
         !CU_add_test(s, "a ball no region shows and nobody looks for is found by the scan",
                      test_scan_finds_unseen_ball) ||
         !CU_add_test(s, "a resting faint ball looked for stays where it rests", test_look_at_a_resting_faint_ball) ||
+        !CU_add_test(s, "a struck ball is looked for as far as it could go", test_look_for_a_struck_ball) ||
         !CU_add_test(s, "a streak whose ends read as different colours is one ball", test_streak_ends) ||
         !CU_add_test(s, "a resting ball of the cloth's colour is placed by its highlights",
                      test_placed_by_its_highlights))

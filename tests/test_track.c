@@ -103,6 +103,89 @@ static const cr_ball_obs_t *nearest(const cr_ball_frame_t *f, double x, double y
     return best;
 }
 
+/* The 3 rests at (1000, 600); the 1 rolls into it at 600 mm/s and stops
+ * (a stun shot), and the 3 is not seen again by itself (a ball of the
+ * cloth's colour leaving at 600 mm/s). From the contact on its hint is a
+ * struck one, its reach growing at the 1's speed (up to four radii), and
+ * the look for it that finds it 60 mm on, 0.1 s later, gives the 3 its
+ * new place. With no ball passing, the hint stays at rest, half a radius
+ * wide. */
+static void test_struck_ball_looked_for(void)
+{
+    for (int q = 0; q < 2; q++) {
+        cr_track_params_t p;
+        cr_table_t t;
+        cr_tracker_t *tr = NULL;
+        cr_ball_frame_t *f = malloc(sizeof(*f));
+        cr_ball_hint_t h[8];
+        const double fps = 30.0, v = 600.0, xc = 1000.0 - 2.0 * R_MM, tc = 0.5 + (xc - 700.0) / v;
+        const int k_seen = (int)ceil((tc + 0.1) * fps);
+        int k, n, struck = 0, wide = 0, taken = 0, tag3 = 0;
+        double reach_max = 0.0;
+
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        cr_table_init(&t, 2540, 1270);
+        cr_track_params_defaults(&p);
+        p.delay_frames = 3;
+        p.confirm_hits = 3;
+        CU_ASSERT_EQUAL_FATAL(cr_tracker_create(&t, &p, &tr), CR_OK);
+        for (k = 0; k < 45; k++) {
+            const double tk = k / fps;
+            cr_detection_t d[2];
+            int nd = 0;
+
+            n = cr_tracker_expect(tr, tk, h, 8);
+            for (int i = 0; i < n; i++)
+                if (hypot(h[i].x - 1000.0, h[i].y - 600.0) < 1.0) {
+                    tag3 = h[i].tag;
+                    if (tk > tc + 0.5 / fps && tk < tc + 0.45) {
+                        struck += h[i].struck;
+                        wide += h[i].reach_mm > 0.5 * R_MM + 1e-9;
+                    }
+                    if (h[i].reach_mm > reach_max)
+                        reach_max = h[i].reach_mm;
+                }
+            /* the 1, from x = 700 at the stroke (0.5 s), or passing wide */
+            if (q == 0)
+                d[nd++] = det_of(1, tk < 0.5 ? 700.0 : fmin(700.0 + v * (tk - 0.5), xc), 600.0, -1);
+            else
+                d[nd++] = det_of(1, tk < 0.5 ? 700.0 : 700.0 + v * (tk - 0.5), 400.0, -1);
+            if (tk < tc + 0.5 / fps) {
+                d[nd++] = det_of(3, 1000.0, 600.0, -1);
+            } else if (k >= k_seen && tag3) { /* the looks for the 3 find it on its way */
+                for (int i = 0; i < n; i++)
+                    if (h[i].tag == tag3) {
+                        d[nd] = det_of(3, fmin(1000.0 + v * (tk - tc), 1500.0), 600.0, -1);
+                        d[nd++].hint_tag = tag3;
+                    }
+            }
+            CU_ASSERT_EQUAL(cr_tracker_push(tr, tk, (uint64_t)k, d, nd), CR_OK);
+            if (k == 44)
+                cr_tracker_flush(tr);
+            while (cr_tracker_pop(tr, f) == 1)
+                for (int b = 0; b < f->n; b++)
+                    if (f->frame == (uint64_t)k_seen && f->balls[b].status == CR_BALL_SEEN &&
+                        fabs(f->balls[b].x - (1000.0 + v * (k_seen / fps - tc))) < 2.0 &&
+                        fabs(f->balls[b].y - 600.0) < 2.0)
+                        taken++;
+        }
+        if (q == 0) {
+            CU_ASSERT(struck > 0);
+            CU_ASSERT(wide > 0);
+            CU_ASSERT(reach_max <= 4.0 * R_MM + 1e-9 && reach_max > 2.0 * R_MM);
+            CU_ASSERT_EQUAL(taken, 1);
+        } else {
+            CU_ASSERT_EQUAL(struck, 0);
+            CU_ASSERT_EQUAL(wide, 0);
+            CU_ASSERT(fabs(reach_max - 0.5 * R_MM) < 1e-9);
+        }
+        if (q == 0 && (!struck || taken != 1))
+            printf("\n  struck hints %d, wide %d, reach up to %.1f mm, taken %d", struck, wide, reach_max, taken);
+        cr_tracker_destroy(tr);
+        free(f);
+    }
+}
+
 /* Hints for the detector: where the tracker expects each confirmed ball in
  * the next frame (a resting ball where it rests, reach half a radius,
  * marked at rest; a rolling one ahead on its course, reach a radius), each with its own
@@ -1638,6 +1721,7 @@ int cr_test_register_track(void)
     if (!s || !CU_add_test(s, "params and errors", test_params_and_errors) ||
         !CU_add_test(s, "occlusion holds identity", test_occlusion_holds_identity) ||
         !CU_add_test(s, "hints: where each ball is expected, and for it alone", test_expect_hints) ||
+        !CU_add_test(s, "a ball struck at rest and lost is looked for as far as it could go", test_struck_ball_looked_for) ||
         !CU_add_test(s, "a blob between two balls that meet goes to neither", test_blob_between_meeting_balls) ||
         !CU_add_test(s, "a ball seen for a moment is not held for ever", test_blip_not_held) ||
         !CU_add_test(s, "a held place that shows bare holds no ball", test_bare_place_not_held) ||

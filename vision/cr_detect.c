@@ -2486,8 +2486,8 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
         for (b = 0; hl && b < d->n_hl_mem; b++)
             if (d->hl_mem[b].tag == ht->tag)
                 d->hl_mem[b].seen = 1; /* still at rest: its place is kept */
-        for (a = 0; a < nd; a++)
-            if (hypot(d->dets[a].x - ht->x, d->dets[a].y - ht->y) < ht->reach_mm)
+        for (a = 0; a < nd; a++) /* found already (struck: found still where it rested) */
+            if (hypot(d->dets[a].x - ht->x, d->dets[a].y - ht->y) < (ht->struck ? 0.5 * R : ht->reach_mm))
                 break;
         if (a < nd && hl)
             cr_det_hl_recheck(d, img, ht, a, nd);

@@ -55,7 +55,8 @@
  *      where the ink across it falls to half its plateau; it names no colour
  *      (colour_p, id_p flat) and replaces the new, unsure detections on it;
  *   6. looking again (cr_detector_expect): where the tracker expects a ball
- *      and no detection lies within the hint's reach, a Hough for the known
+ *      and no detection lies within the hint's reach (a struck hint: within
+ *      half a radius of it; beyond, a detection is another ball), a Hough for the known
  *      radius over the reach alone, with no foreground test, edges down to
  *      0.2 of the foreground threshold (0.35 in the search) and 0.4 of a
  *      full outline's votes (min_votes 0.5), then the fit of step 3 without

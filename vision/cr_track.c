@@ -20,6 +20,14 @@
 #define BARE_FRAMES 3
 #define BARE_S 0.1
 #define BARE_CONTRAST 0.5
+/* A ball at rest that a rolling ball came within contact of (struck_at)
+ * and that is then lost may have been sent off unseen (a ball of the
+ * cloth's colour, whose outline barely shows when it moves): for STRUCK_S
+ * it is looked for, and taken back, within the reach the striker's speed
+ * gives it since, up to STRUCK_REACH radii, not only where it rested. */
+#define STRUCK_S 0.5
+#define STRUCK_REACH 4.0
+#define STRUCK_MIN_MM_S 150.0 /* a striker slower than this sends nothing far */
 #define TRK_SLOTS 128                     /* track records (live + retiring) */
 #define TRK_LIVE CR_VISION_MAX_DETECTIONS /* tracks in one frame */
 #define TRK_IDS CR_VISION_MAX_BALLS       /* ids 0..15 */
@@ -79,6 +87,8 @@ typedef struct {
                             * knocked in from the jaws): surely pocketed, if surely named */
     int bare_run;          /* consecutive such frames while held at rest */
     double t_bare;         /* the first of them */
+    double t_struck;       /* at rest, a rolling ball came within contact then (STRUCK_S) */
+    double v_struck;       /* ... at this speed, mm/s */
 } trk_t;
 
 typedef struct {
@@ -590,6 +600,18 @@ static double appearance_llr(const cr_tracker_t *tr, const trk_t *k, const cr_de
 }
 
 /* Motion log-likelihood (density, per mm^2) of a detection for a track. */
+/* How far from where it rested a ball held hidden at rest may be found at
+ * t: a ball struck lately (struck_at()) within the reach its striker's
+ * speed gives it since; 0 when it was not. */
+static double struck_reach(const cr_tracker_t *tr, const trk_t *k, double t)
+{
+    const double R = tr->table.ball_radius_mm, since = t - k->t_struck;
+
+    if (k->status != CR_BALL_HIDDEN || k->moving_at_loss || !(since >= 0.0 && since < STRUCK_S))
+        return 0.0;
+    return fmin(0.5 * R + k->v_struck * since, STRUCK_REACH * R);
+}
+
 static double motion_ll(const cr_tracker_t *tr, const trk_t *k, const cr_detection_t *d, double t, bool contact,
                         const double *pc, bool *gated, double *abrupt)
 {
@@ -608,6 +630,13 @@ static double motion_ll(const cr_tracker_t *tr, const trk_t *k, const cr_detecti
         rj = tr->p.max_speed_mm_s * dseen + 2 * R;
     } else if (k->status == CR_BALL_HIDDEN && k->moving_at_loss) {
         rj = 3 * R + 0.5 * hypot(px - k->x, py - k->y);
+    } else if (k->status == CR_BALL_HIDDEN && struck_reach(tr, k, t) > 0.0) {
+        /* at rest, struck, and lost: anywhere its striker could send it */
+        rj = struck_reach(tr, k, t);
+        px = k->zx;
+        py = k->zy;
+        dist = hypot(d->x - px, d->y - py);
+        s2 = sq(d->sigma_mm) + sq(k->sig_z) + sq(0.15 * R);
     } else if (k->status == CR_BALL_HIDDEN) {
         /* at rest under a hand or arm: where it was, perhaps nudged a little
          * (a ball moved further is found again by its looks: stitch()) */
@@ -855,6 +884,7 @@ static void track_start(cr_tracker_t *tr, int s, const cr_detection_t *d, double
     k->sig_z = d->sigma_mm;
     k->sig_v = tr->p.max_speed_mm_s * 0.5;
     k->id = -1;
+    k->t_struck = -INFINITY;
     if (d->fg_share >= 0.0f) {
         k->fg_sum = d->fg_share;
         k->fg_n = 1;
@@ -1728,6 +1758,46 @@ static void assign_ids(cr_tracker_t *tr)
 
 /* ------------------------------------------------------------------ push */
 
+/* Balls at rest (seen still, or held where they rested) that a ball seen
+ * rolling faster than STRUCK_MIN_MM_S came within contact of (2 R and 20
+ * mm) on its way since the last frame: struck, perhaps, at t
+ * (struck_reach()). */
+static void struck_at(cr_tracker_t *tr, double t)
+{
+    const double R = tr->table.ball_radius_mm, dt = t - tr->t_last;
+
+    if (!(dt > 0.0) || !isfinite(dt))
+        return;
+    for (int a = 0; a < TRK_SLOTS; a++) {
+        trk_t *k = &tr->trk[a];
+
+        if (k->state != SLOT_LIVE || k->moving_at_loss ||
+            !(k->status == CR_BALL_HIDDEN || (k->status == CR_BALL_SEEN && hypot(k->vx, k->vy) < 50.0)))
+            continue;
+        for (int b = 0; b < TRK_SLOTS; b++) {
+            const trk_t *j = &tr->trk[b];
+            double sp = hypot(j->vx, j->vy), ax, ay, bx, by, ll, u;
+
+            if (b == a || j->state != SLOT_LIVE || j->status != CR_BALL_SEEN || j->last_seen != tr->pushed ||
+                sp < STRUCK_MIN_MM_S)
+                continue;
+            /* its way since the last frame: back along its velocity */
+            ax = j->zx - j->vx * dt, ay = j->zy - j->vy * dt;
+            bx = j->zx - ax, by = j->zy - ay;
+            ll = bx * bx + by * by;
+            u = ll > 0.0 ? fmin(fmax(((k->zx - ax) * bx + (k->zy - ay) * by) / ll, 0.0), 1.0) : 1.0;
+            if (hypot(ax + u * bx - k->zx, ay + u * by - k->zy) < 2.0 * R + 20.0) {
+                if (t - k->t_struck < STRUCK_S) { /* the same blow, seen again: its first moment */
+                    k->v_struck = fmax(k->v_struck, sp);
+                } else {
+                    k->t_struck = t;
+                    k->v_struck = sp;
+                }
+            }
+        }
+    }
+}
+
 int cr_tracker_push(cr_tracker_t *tr, double t_s, uint64_t frame, const cr_detection_t *dets, int n)
 {
     int nd, nt = 0, rows[TRK_LIVE], m, res[TRK_LIVE];
@@ -1931,6 +2001,7 @@ int cr_tracker_push(cr_tracker_t *tr, double t_s, uint64_t frame, const cr_detec
     for (int s = 0; s < TRK_SLOTS; s++)
         tr->trk[s].bare_now = false; /* cr_tracker_bare() speaks of this frame only */
     resolve_overlaps(tr, t_s);
+    struck_at(tr, t_s);
 
     /* store the frame */
     fr = frame_at(tr, tr->pushed);
@@ -2012,16 +2083,22 @@ int cr_tracker_expect(const cr_tracker_t *tr, double t_s, cr_ball_hint_t *out, i
     for (int s = 0; s < TRK_SLOTS && n < max; s++) {
         const trk_t *k = &tr->trk[s];
         double px, py, reach = R;
-        int at_rest = 0;
+        int at_rest = 0, struck = 0;
 
         if (k->state != SLOT_LIVE || k->status == CR_BALL_GONE)
             continue;
         if (k->status == CR_BALL_HIDDEN && !k->moving_at_loss) {
             /* held where it rested: it is there or it was struck (and is
-             * then found by the search, or lost) */
+             * then found by the search, or, struck lately, by a look as
+             * far as its striker could send it: struck_reach()) */
             px = k->zx, py = k->zy;
             reach = 0.5 * R;
             at_rest = 1;
+            if (struck_reach(tr, k, t_s) > reach) {
+                reach = struck_reach(tr, k, t_s);
+                at_rest = 0;
+                struck = 1;
+            }
         } else {
             double sp = hypot(k->vx, k->vy);
 
@@ -2035,6 +2112,7 @@ int cr_tracker_expect(const cr_tracker_t *tr, double t_s, cr_ball_hint_t *out, i
         }
         out[n].x = px, out[n].y = py, out[n].reach_mm = reach, out[n].tag = s + 1;
         out[n].at_rest = at_rest;
+        out[n].struck = struck;
         n++;
     }
     return n;

@@ -56,6 +56,15 @@
  *    0.5): nothing covers the place and no ball is there. A
  *    hidden ball whose place another, continuously followed ball rolls over
  *    is not there: its track ends (in a pocket mouth: it was knocked in, GONE).
+ *  - a ball at rest that a ball seen rolling faster than 150 mm/s came
+ *    within contact of (2 R and 20 mm of its way since the last frame)
+ *    and that is then lost was perhaps sent off unseen (a ball of the
+ *    cloth's colour, whose outline barely shows once it rolls): for 0.5 s
+ *    its hint (cr_tracker_expect(), struck) reaches as far as the
+ *    striker's speed could have sent it since (up to 4 R), and a
+ *    detection that far from where it rested is taken for it. Otherwise
+ *    a ball held at rest is looked for within half a radius, and taken
+ *    back within 0.75 R, of its place.
  *  - repairs inside the delay, before frames are published:
  *    one-frame exchanges (two tracks swap detections for one frame at a
  *    collision and swap back) are undone from the frames either side;
@@ -217,8 +226,10 @@ int cr_tracker_pop(cr_tracker_t *tr, cr_ball_frame_t *out);
  * after the last push): every confirmed ball that is not GONE, predicted
  * from its state (rolling, bounced off the cushions) or held where it was
  * last seen, and how far from there it may be (half a radius for a ball at
- * rest: it is there or it was struck; a radius for a rolling one; more for
- * one lost while rolling, as its prediction ages, at most two radii); the
+ * rest: it is there or it was struck; for one struck lately and lost, as
+ * far as its striker could have sent it, marked struck; a radius for a
+ * rolling one; more for one lost while rolling, as its prediction ages,
+ * at most two radii); the
  * tag is the track's own (its detections are given to it alone). At most
  * max into out; returns their count. For cr_detector_expect(): a ball the
  * detector's own search misses (a ball of the cloth's colour, faint in

@@ -87,12 +87,17 @@ typedef struct {
 /* A ball the tracker expects to see in the next frame (a hint for the
  * detector): table mm, how far from there it may be, the tracker's tag
  * (not 0) for the ball, copied into what is found there, and whether it
- * rests there (1: held still; 0: on its way, the place a prediction). */
+ * rests there (1: held still; 0: on its way, the place a prediction).
+ * struck: held where it rested but struck lately and lost, so perhaps
+ * sent off unseen: looked for anywhere within reach_mm (a ball found
+ * there within half a radius of (x, y) is it, still at rest; one found
+ * further off is another ball, or it, which the tracker decides). */
 typedef struct {
     double x, y;
     double reach_mm;
     int tag;
     int at_rest;
+    int struck;
 } cr_ball_hint_t;
 
 /* Where a tracked ball is. */

@@ -55,6 +55,12 @@
  * slide is over), slowing by BLOW_DEC; what it meets first is reported at
  * BLOW_CONF. */
 #define BLOW_DEC 150.0
+/* A ball lost as its path met a cushion left the table over it only if it
+ * met it at least this fast (mm/s into the cushion): the nose stands above
+ * a ball's centre, and a ball that meets it gently rebounds; one running
+ * along a cushion went on along it (into the corner pocket, unseen). A
+ * ball leaves a table over the rail only on a hard, rising hit. */
+#define OFF_MIN_MM_S 1000.0
 #define BLOW_CONF 0.6
 #define HUNG_UNSEEN_S 0.3 /* a ball at rest past a mouth line, unseen this long, dropped */
 #define FROZEN_STRUCK_MM_S 300.0 /* a ball struck through the cue ball frozen to it leaves faster */
@@ -1868,8 +1874,17 @@ static void lost_course(cr_recon_t *rc, int i, double tl, double sigma)
         return;
     ux = vx / v;
     uy = vy / v;
-    /* a straight line measures no slowing: the least */
+    /* a straight line measures no slowing: the least. A ball seen slowing
+     * faster than a rolling ball does (BLOW_DEC) is sliding, just struck,
+     * or its short path's fitted slowing is noise: either way it slides at
+     * most until it rolls at 5/7 of its speed, then rolls on, slowing as a
+     * rolling ball does; the one rate that takes it as far */
     dec = raw ? LOST_DEC_MIN : fmin(fmax(-(s->a[0] * ux + s->a[1] * uy), LOST_DEC_MIN), rc->p.accel_max_mm_s2);
+    if (dec > BLOW_DEC) {
+        const double v1 = 5.0 / 7.0 * v, reach = (v * v - v1 * v1) / (2.0 * dec) + v1 * v1 / (2.0 * BLOW_DEC);
+
+        dec = v * v / (2.0 * reach);
+    }
     /* a line's slope from n samples over span: sigma * sqrt(12 / n) / span */
     dth = 3.0 * sigma * sqrt(12.0 / n) / (v * span);
     if (dth > 0.5)
@@ -2091,6 +2106,8 @@ static double mouth_crossing(const cr_recon_t *rc, const seg_t *s, int p, double
     return NAN;
 }
 
+static void rail_normal(int r, double *nx, double *ny);
+
 /* A moving ball that vanished at frame a (last seen before). */
 static void vanish(cr_recon_t *rc, int i, long a)
 {
@@ -2180,10 +2197,22 @@ static void vanish(cr_recon_t *rc, int i, long a)
         }
     }
     if (rail >= 0 && frm(rc, a)->st[i] == OB_GONE) {
-        /* it reached the cushion; it left the table only if it does not
-         * come back (SPEC: off_table), which settle_off() decides */
+        /* it reached the cushion; it left the table only if it met it
+         * fast enough to ride over the nose (OFF_MIN_MM_S; else it
+         * rebounded or rolled on along it, unseen: lost) and does not come
+         * back (SPEC: off_table), which settle_off() decides */
+        double vx, vy, nx, ny;
+
         seg_eval(s, t_hit, &x, &y);
         emit_cushion(rc, i, (cr_rail_t)rail, t_hit, x, y);
+        seg_vel(s, t_hit, &vx, &vy);
+        rail_normal(rail, &nx, &ny);
+        if (!(-(vx * nx + vy * ny) >= OFF_MIN_MM_S)) {
+            b->state = B_LOST;
+            b->t_lost = ta;
+            b->lost_pk = -1;
+            return;
+        }
         b->off_on = true;
         b->off_t = t_hit;
         b->off_shot = rc->active ? rc->shot : ev_shot_for_contact(rc);

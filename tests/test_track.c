@@ -103,6 +103,22 @@ static const cr_ball_obs_t *nearest(const cr_ball_frame_t *f, double x, double y
     return best;
 }
 
+/* A tracker on a 9 ft table that publishes a frame 3 frames on and
+ * confirms a track in 3 (the hint tests' set-up). */
+static cr_tracker_t *short_tracker(void)
+{
+    cr_track_params_t p;
+    cr_table_t t;
+    cr_tracker_t *tr = NULL;
+
+    cr_table_init(&t, 2540, 1270);
+    cr_track_params_defaults(&p);
+    p.delay_frames = 3;
+    p.confirm_hits = 3;
+    CU_ASSERT_EQUAL(cr_tracker_create(&t, &p, &tr), CR_OK);
+    return tr;
+}
+
 /* The 3 rests at (1000, 600); the 1 rolls into it at 600 mm/s and stops
  * (a stun shot), and the 3 is not seen again by itself (a ball of the
  * cloth's colour leaving at 600 mm/s). From the contact on its hint is a
@@ -113,9 +129,7 @@ static const cr_ball_obs_t *nearest(const cr_ball_frame_t *f, double x, double y
 static void test_struck_ball_looked_for(void)
 {
     for (int q = 0; q < 2; q++) {
-        cr_track_params_t p;
-        cr_table_t t;
-        cr_tracker_t *tr = NULL;
+        cr_tracker_t *tr = short_tracker();
         cr_ball_frame_t *f = malloc(sizeof(*f));
         cr_ball_hint_t h[8];
         const double fps = 30.0, v = 600.0, xc = 1000.0 - 2.0 * R_MM, tc = 0.5 + (xc - 700.0) / v;
@@ -124,11 +138,7 @@ static void test_struck_ball_looked_for(void)
         double reach_max = 0.0;
 
         CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-        cr_table_init(&t, 2540, 1270);
-        cr_track_params_defaults(&p);
-        p.delay_frames = 3;
-        p.confirm_hits = 3;
-        CU_ASSERT_EQUAL_FATAL(cr_tracker_create(&t, &p, &tr), CR_OK);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(tr);
         for (k = 0; k < 45; k++) {
             const double tk = k / fps;
             cr_detection_t d[2];
@@ -193,20 +203,14 @@ static void test_struck_ball_looked_for(void)
  * another, never a new track). */
 static void test_expect_hints(void)
 {
-    cr_track_params_t p;
-    cr_table_t t;
-    cr_tracker_t *tr = NULL;
+    cr_tracker_t *tr = short_tracker();
     cr_ball_frame_t *f = malloc(sizeof(*f));
     cr_ball_hint_t h[8];
     const double fps = 30.0;
     int n, k, i3 = -1, i1 = -1, hidden3 = 0, seen3 = 0, tracks = 0;
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    cr_table_init(&t, 2540, 1270);
-    cr_track_params_defaults(&p);
-    p.delay_frames = 3;
-    p.confirm_hits = 3;
-    CU_ASSERT_EQUAL_FATAL(cr_tracker_create(&t, &p, &tr), CR_OK);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(tr);
     CU_ASSERT_EQUAL(cr_tracker_expect(NULL, 0.0, h, 8), 0);
     CU_ASSERT_EQUAL(cr_tracker_expect(tr, 0.0, h, 8), 0); /* nothing tracked yet */
     for (k = 0; k < 10; k++) {

@@ -1782,6 +1782,44 @@ static void test_short_sighting_course(void)
         printf("\n  pocketed in %d films of 8", films);
 }
 
+/* At 120 fps the 7, resting 260 mm from the foot-right pocket, is struck;
+ * the tracker finds it once, its fit jumped 40 mm toward the pocket (a
+ * ball of the cloth's colour beside the cushion's shadow), holds it on
+ * that course for five frames, and lets it go. One sighting's velocity
+ * (4.8 m/s, from the jump) is no course into a pocket that far: no pocket
+ * (it went on unseen). */
+static void test_one_sighting_is_no_course(void)
+{
+    rfix_t f;
+    const double fps = 120.0, px = 2277.0, py = 1129.0, ux = 0.906, uy = 0.423, R = 28.575;
+    const double cx0 = px - 2.0 * R - 600.0, tc = 2.0;
+    int k, n = 0, pockets = 0;
+
+    rfix_open(&f, fps, 4242);
+    for (k = 0; k < (int)(5.0 * fps); k++) {
+        double t = k / fps, cx = t < 1.5 ? cx0 : fmin(cx0 + 1200.0 * (t - 1.5), px - 2.0 * R);
+        cr_ball_obs_t *o;
+
+        rfix_frame(&f, t, k);
+        rfix_ball(&f, 0, 0, cx, py, 0.3, 0.4);
+        if (t < tc + 0.5 / fps) {
+            rfix_ball(&f, 7, 7, px, py, 0.3, 0.4);
+        } else if (t < tc + 1.5 / fps) {
+            rfix_ball(&f, 7, 7, px + 40.0 * ux, py + 40.0 * uy, 0.3, 0.4);
+        } else if (t < tc + 6.5 / fps) {
+            double d = 40.0 + 4800.0 * (t - tc - 1.0 / fps);
+
+            o = rfix_ball(&f, 7, 7, px + d * ux, py + d * uy, 0.0, 0.4);
+            o->status = CR_BALL_HIDDEN;
+        }
+        CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
+        pockets += count(f.out, n, CR_EV_POCKET, 7);
+    }
+    pockets += rfix_push(&f, true, CR_EV_POCKET, 7);
+    CU_ASSERT_EQUAL(pockets, 0);
+    rfix_close(&f);
+}
+
 /* The 5 hangs in the foot-right jaws and drops (pocketed); later, while the
  * shooter aims, the tracker names the 5 a thing at rest mid-table (a hand,
  * the cue's butt), and the cue ball is struck. In a game a pocketed ball
@@ -2895,6 +2933,7 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "a dropped ball the tracker still holds is down", test_dropped_ball_is_down) ||
         !CU_add_test(s, "a ball gone from the table hits nothing", test_gone_ball_hits_nothing) ||
         !CU_add_test(s, "a course from a few sightings reaches its pocket", test_short_sighting_course) ||
+        !CU_add_test(s, "one sighting is no course into a pocket far off", test_one_sighting_is_no_course) ||
         !CU_add_test(s, "a ball lost meeting a cushion gently did not leave the table", test_gentle_cushion_is_not_off_table) ||
         !CU_add_test(s, "a ball struck into a pocket and never seen again was hit", test_struck_into_pocket_at_once) ||
         !CU_add_test(s, "a lost ball whose course ran into a pocket before the film ended dropped",

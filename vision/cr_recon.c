@@ -2173,6 +2173,19 @@ static void vanish(cr_recon_t *rc, int i, long a)
             if (pv && !pv->rest && isfinite(tc = mouth_crossing(rc, pv, p, tl, t1, N)))
                 tc = fmin(tc, tl);
         }
+        /* nor is one sighting's velocity (from where it rested, or a jump
+         * of its fit) a course that carries a ball far: it reaches a mouth
+         * only from within a mouth's width and a radius of the pocket, as
+         * the tracker's GONE does */
+        if (isfinite(tc) && s->n < 2 && frame_ok(rc, b->last_seen)) {
+            const rframe_t *fl = frm(rc, b->last_seen);
+            const cr_point_t pc = cr_table_pocket_point(&rc->tab, (cr_pocket_t)p);
+            const double mw = p == CR_POCKET_SIDE_LEFT || p == CR_POCKET_SIDE_RIGHT ? rc->tab.side_mouth_mm
+                                                                                   : rc->tab.corner_mouth_mm;
+
+            if (hypot(fl->x[i] - pc.x, fl->y[i] - pc.y) > mw + rc->R)
+                tc = NAN;
+        }
         if (!isfinite(tc))
             goto lost;
         if (tc > ta)

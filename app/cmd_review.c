@@ -246,6 +246,7 @@ static int emit_balls(review_t *rv, const cr_ball_frame_t *f)
         s->vx = b->vx;
         s->vy = b->vy;
         s->frozen_rails = 0;
+        s->hidden = b->status == CR_BALL_HIDDEN;
     }
     return write_event(rv, ev) < 0 ? -1 : 0;
 }

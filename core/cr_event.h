@@ -88,6 +88,8 @@ typedef struct {
     double x, y;           /* mm */
     double vx, vy;         /* mm/s ("balls" lines only; NAN elsewhere) */
     unsigned frozen_rails; /* bit (1 << cr_rail_t): declared frozen to that cushion at the stroke */
+    bool hidden;           /* "balls" lines: not seen in this frame; where it was last seen (at
+                            * rest) or where its course takes it (rolling) */
 } cr_ball_state_t;
 
 /* The engine's decision for a shot (SPEC §3 ruling). */

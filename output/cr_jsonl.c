@@ -369,7 +369,7 @@ static int cr_get_ball_list(cr_pctx_t *c, json_t *obj, unsigned flags, cr_event_
             return CR_ERR_PARSE;
         if (flags & CR_BALLS_VEL) {
             if (cr_get_coord(c, el, "vx", CR_OPT, &b->vx) < 0 ||
-                cr_get_coord(c, el, "vy", CR_OPT, &b->vy) < 0)
+                cr_get_coord(c, el, "vy", CR_OPT, &b->vy) < 0 || cr_get_bool(c, el, "hidden", CR_OPT, &b->hidden) < 0)
                 return CR_ERR_PARSE;
         }
         if (flags & CR_BALLS_FROZEN) {
@@ -1020,6 +1020,8 @@ static void cr_put_ball_list(cr_bctx_t *b, json_t *o, const cr_event_t *ev)
                 cr_put_num(b, e, "vx", s->vx, CR_SCALE_MM, -HUGE_VAL, HUGE_VAL);
             if (!isnan(s->vy))
                 cr_put_num(b, e, "vy", s->vy, CR_SCALE_MM, -HUGE_VAL, HUGE_VAL);
+            if (s->hidden)
+                cr_put(b, e, "hidden", json_true());
         }
         if (ev->type == CR_EV_STROKE && s->frozen_rails != 0) {
             json_t *rails = json_array();

@@ -274,9 +274,11 @@ static void test_parse_between_shots(void)
     CU_ASSERT_DOUBLE_EQUAL(ev.balls[1].y, 4.0, 1e-12);
 
     CU_ASSERT_EQUAL_FATAL(parse("{\"type\":\"balls\",\"t\":6.5,\"balls\":[{\"id\":0,\"x\":1,"
-                                "\"y\":2,\"vx\":-10.5,\"vy\":3},{\"id\":-1,\"x\":5,\"y\":6}]}",
+                                "\"y\":2,\"vx\":-10.5,\"vy\":3},{\"id\":-1,\"x\":5,\"y\":6,\"hidden\":true}]}",
                                 &ev, err),
                           0);
+    CU_ASSERT(!ev.balls[0].hidden);
+    CU_ASSERT(ev.balls[1].hidden);
     CU_ASSERT_EQUAL(ev.type, CR_EV_BALLS);
     CU_ASSERT_EQUAL(ev.shot, -1);
     CU_ASSERT_EQUAL_FATAL(ev.n_balls, 2);
@@ -560,6 +562,7 @@ static void check_same_event(const cr_event_t *a, const cr_event_t *b)
         CU_ASSERT(same_num(a->balls[i].vx, b->balls[i].vx));
         CU_ASSERT(same_num(a->balls[i].vy, b->balls[i].vy));
         CU_ASSERT_EQUAL(a->balls[i].frozen_rails, b->balls[i].frozen_rails);
+        CU_ASSERT_EQUAL(a->balls[i].hidden, b->balls[i].hidden);
     }
     CU_ASSERT_EQUAL_FATAL(a->n_moving, b->n_moving);
     for (i = 0; i < a->n_moving; i++)
@@ -755,6 +758,7 @@ static void test_round_trip_every_type(void)
     ev.balls[0].vx = 1234.5;
     ev.balls[0].vy = -0.25;
     ev.balls[2].vx = 3.0; /* vy absent */
+    ev.balls[3].hidden = true;
     check_round_trip(&ev);
 
     cr_event_init(&ev, CR_EV_FOUL);
@@ -893,7 +897,7 @@ static void test_format_exact(void)
     ev.t = 0.0000004;
     ev.shot = 0;
     ev.n_balls = 1;
-    ev.balls[0] = (cr_ball_state_t){0, -0.001, 635.123, NAN, NAN, 0};
+    ev.balls[0] = (cr_ball_state_t){0, -0.001, 635.123, NAN, NAN, 0, false};
     CU_ASSERT_TRUE(cr_jsonl_format(&ev, line, sizeof(line)) > 0);
     CU_ASSERT_STRING_EQUAL(line, "{\"type\":\"stroke\",\"t\":0.0,\"shot\":0,\"balls\":[{\"id\":0,"
                                  "\"x\":0.0,\"y\":635.12}],\"moving\":[]}");
@@ -1159,6 +1163,8 @@ static const struct {
      "\"next_player\":2,\"spot\":[],\"pocketed\":[],\"game_over\":false,\"winner\":null,"
      "\"warning\":false}",
      0, "missing field \"ball_in_hand\""},
+    {"{\"type\":\"balls\",\"t\":1,\"balls\":[{\"id\":3,\"x\":5,\"y\":6,\"hidden\":1}]}", 0,
+     "\"hidden\" must be true or false"},
     {"{\"type\":\"ruling\",\"t\":1,\"shot\":0,\"legal\":1,\"fouls\":[],\"player\":1,"
      "\"next_player\":2,\"ball_in_hand\":null,\"spot\":[],\"pocketed\":[],"
      "\"game_over\":false,\"winner\":null,\"warning\":false}",

@@ -6,8 +6,12 @@ Each CLIP_DIR holds truth.jsonl and SUBDIR/emitted.csv (cueref review
 whose processing wrote it). Every candidate event is matched to the truth
 event of the same type (fouls: same code) nearest in time, within 0.25 s;
 its latency is emitted_at - the truth's time (for rest: when the last ball
-truly stopped). Prints median / p95 / max per type, in seconds of media
-time, so on a live camera the same figures are seconds of wall time."""
+truly stopped). A foul line whose confidence (in SUBDIR/events.jsonl) is
+below 1 is counted apart, as "CODE (doubtful)": the rules engine judges an
+unsure first contact at the shot's end by design, so only the others are
+the certain fouls whose latency the issues bound. Prints median / p95 / max
+per type, in seconds of media time, so on a live camera the same figures
+are seconds of wall time."""
 import csv
 import json
 import sys
@@ -33,10 +37,18 @@ def main():
             key = e['type'] + (':' + e['code'] if e['type'] == 'foul' else '')
             if 't' in e and e['t'] is not None:
                 truth.setdefault(key, []).append(e['t'])
+        doubtful = []
+        for line in open(c + '/' + sub + '/events.jsonl'):
+            e = json.loads(line)
+            if e.get('type') == 'foul' and e.get('confidence', 1.0) < 1.0:
+                doubtful.append((e['code'], e['t']))
         for r in csv.DictReader(open(c + '/' + sub + '/emitted.csv')):
             key = r['type'] + (':' + r['code'] if r['type'] == 'foul' else '')
+            if r['type'] == 'foul' and any(code == r['code'] and abs(t - float(r['t'])) < 1e-4
+                                           for code, t in doubtful):
+                key += ' (doubtful)'
             t = float(r['t'])
-            cands = truth.get(key, [])
+            cands = truth.get(key.replace(' (doubtful)', ''), [])
             if not cands:
                 continue
             best = min(cands, key=lambda x: abs(x - t))

@@ -599,7 +599,6 @@ static double appearance_llr(const cr_tracker_t *tr, const trk_t *k, const cr_de
     return llr;
 }
 
-/* Motion log-likelihood (density, per mm^2) of a detection for a track. */
 /* How far from where it rested a ball held hidden at rest may be found at
  * t: a ball struck lately (struck_at()) within the reach its striker's
  * speed gives it since; 0 when it was not. */
@@ -612,6 +611,7 @@ static double struck_reach(const cr_tracker_t *tr, const trk_t *k, double t)
     return fmin(0.5 * R + k->v_struck * since, STRUCK_REACH * R);
 }
 
+/* Motion log-likelihood (density, per mm^2) of a detection for a track. */
 static double motion_ll(const cr_tracker_t *tr, const trk_t *k, const cr_detection_t *d, double t, bool contact,
                         const double *pc, bool *gated, double *abrupt)
 {

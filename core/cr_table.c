@@ -192,6 +192,18 @@ cr_point_t cr_table_pocket_point(const cr_table_t *t, cr_pocket_t p)
     }
 }
 
+bool cr_pocket_is_side(cr_pocket_t p)
+{
+    return p == CR_POCKET_SIDE_LEFT || p == CR_POCKET_SIDE_RIGHT;
+}
+
+double cr_table_mouth_width(const cr_table_t *t, cr_pocket_t p)
+{
+    if (!t || (int)p < 0 || p >= CR_POCKET_COUNT)
+        return NAN;
+    return cr_pocket_is_side(p) ? t->side_mouth_mm : t->corner_mouth_mm;
+}
+
 int cr_table_pocket_mouth(const cr_table_t *t, cr_pocket_t p, cr_point_t *a, cr_point_t *b)
 {
     cr_point_t c;
@@ -200,7 +212,7 @@ int cr_table_pocket_mouth(const cr_table_t *t, cr_pocket_t p, cr_point_t *a, cr_
     if (!t || !a || !b || (int)p < 0 || p >= CR_POCKET_COUNT)
         return CR_ERR_INVALID;
     c = cr_table_pocket_point(t, p);
-    if (p == CR_POCKET_SIDE_LEFT || p == CR_POCKET_SIDE_RIGHT) {
+    if (cr_pocket_is_side(p)) {
         d = t->side_mouth_mm / 2.0;
         *a = cr_point(c.x - d, c.y);
         *b = cr_point(c.x + d, c.y);

@@ -55,6 +55,13 @@ bool cr_table_behind_head_string(const cr_table_t *t, double x_mm);
  * lines meet; side: on the nose line at L/2). */
 cr_point_t cr_table_pocket_point(const cr_table_t *t, cr_pocket_t p);
 
+/* Whether p is a side (middle) pocket. */
+bool cr_pocket_is_side(cr_pocket_t p);
+
+/* The width of pocket p's mouth, jaw point to jaw point (side or corner);
+ * NAN for a bad pocket or a NULL table. */
+double cr_table_mouth_width(const cr_table_t *t, cr_pocket_t p);
+
 /* The two jaw points of a pocket mouth, on the cushion nose lines. For a
  * corner pocket each jaw point lies on one of the two nose lines at distance
  * mouth/sqrt(2) from the corner (the mouth is perpendicular to the corner's

@@ -177,6 +177,8 @@ static void test_pocket_mouths(void)
         const bool side = i == CR_POCKET_SIDE_LEFT || i == CR_POCKET_SIDE_RIGHT;
         const double mouth = side ? t.side_mouth_mm : t.corner_mouth_mm;
 
+        CU_ASSERT_EQUAL(cr_pocket_is_side((cr_pocket_t)i), side);
+        CU_ASSERT_DOUBLE_EQUAL(cr_table_mouth_width(&t, (cr_pocket_t)i), mouth, 1e-12);
         CU_ASSERT_EQUAL_FATAL(cr_table_pocket_mouth(&t, (cr_pocket_t)i, &a, &b), CR_OK);
         c = cr_table_pocket_point(&t, (cr_pocket_t)i);
         CU_ASSERT_DOUBLE_EQUAL(dist(a.x, a.y, b.x, b.y), mouth, 1e-9);

@@ -1047,7 +1047,7 @@ static int near_pocket(const cr_recon_t *rc, double x, double y, double reach, i
             bd = d;
             best = p;
             if (rail) {
-                bool side = p == CR_POCKET_SIDE_LEFT || p == CR_POCKET_SIDE_RIGHT;
+                bool side = cr_pocket_is_side((cr_pocket_t)p);
                 double da = hypot(x - ja.x, y - ja.y), db = hypot(x - jb.x, y - jb.y);
 
                 if (side || da <= db)
@@ -2180,10 +2180,8 @@ static void vanish(cr_recon_t *rc, int i, long a)
         if (isfinite(tc) && s->n < 2 && frame_ok(rc, b->last_seen)) {
             const rframe_t *fl = frm(rc, b->last_seen);
             const cr_point_t pc = cr_table_pocket_point(&rc->tab, (cr_pocket_t)p);
-            const double mw = p == CR_POCKET_SIDE_LEFT || p == CR_POCKET_SIDE_RIGHT ? rc->tab.side_mouth_mm
-                                                                                   : rc->tab.corner_mouth_mm;
 
-            if (hypot(fl->x[i] - pc.x, fl->y[i] - pc.y) > mw + rc->R)
+            if (hypot(fl->x[i] - pc.x, fl->y[i] - pc.y) > cr_table_mouth_width(&rc->tab, (cr_pocket_t)p) + rc->R)
                 tc = NAN;
         }
         if (!isfinite(tc))
@@ -2851,6 +2849,21 @@ static bool path_before(cr_recon_t *rc, int k, double t, seg_t *out)
  * 40 mm/s crosses a 3-sigma threshold of 2-3 mm in some 60 ms. */
 #define EARLY_S 0.15
 
+/* Whether ball k, gone from the table, may still be the ball that hit
+ * something at t_lo or after: one just pocketed, lost or vanished may have
+ * hit before it went (it went, or was last seen, since t_lo); a numbered
+ * ball that vanished at rest, neither pocketed nor off the table, may still
+ * lie there unseen (of the cloth's colour); a track with no number that
+ * vanished long ago is no ball now (the cue ball in hand, lifted and put
+ * down elsewhere). */
+static bool gone_may_hit(cr_recon_t *rc, int k, double t_lo)
+{
+    const rball_t *bk = &rc->b[k];
+
+    return (k < NID && !bk->down) || bk->t_gone >= t_lo ||
+           (frame_ok(rc, bk->last_seen) && frm(rc, bk->last_seen)->t >= t_lo);
+}
+
 /* Ball k's candidate as the one that hit ball c->ball. Returns a score
  * (lower is better; INFINITY when impossible) and the contact time. */
 static double hitter_score(cr_recon_t *rc, const change_t *c, int k, bool allow_pending, double *t_out,
@@ -2864,17 +2877,8 @@ static double hitter_score(cr_recon_t *rc, const change_t *c, int k, bool allow_
     double back = 3.0 * rc->dt;
     double best = INFINITY, win = c->kind == CH_ONSET ? back : 1.5 * rc->dt;
 
-    /* a ball gone from the table hits nothing after it went: one just
-     * pocketed, lost or vanished may have hit before (it went, or was
-     * last seen, within the window); a numbered ball that vanished at
-     * rest, neither pocketed nor off the table, may still lie there unseen
-     * (of the cloth's colour); a track with no number that vanished long
-     * ago is no ball now (the cue ball in hand, lifted and put down
-     * elsewhere) */
-    if (!on_table_state(bk->state) &&
-        !(bk->state == B_GONE &&
-          ((k < NID && !bk->down) || bk->t_gone >= c->t - back - rc->dt ||
-           (frame_ok(rc, bk->last_seen) && frm(rc, bk->last_seen)->t >= c->t - back - rc->dt))))
+    /* a ball gone from the table hits nothing after it went */
+    if (!on_table_state(bk->state) && !(bk->state == B_GONE && gone_may_hit(rc, k, c->t - back - rc->dt)))
         return INFINITY;
     for (j = 0; j < rc->nch; j++) {
         if (rc->ch[j].ball != k || &rc->ch[j] == c)
@@ -4864,17 +4868,26 @@ static int drain(cr_recon_t *rc, cr_event_t *out, int max, int *n)
     return CR_OK;
 }
 
+/* Where tracker track track sits in the track map (ts_track), -1 when it
+ * is not there. */
+static int track_at(const cr_recon_t *rc, int track)
+{
+    const int n = rc->n_ts < TRACK_MAP ? rc->n_ts : TRACK_MAP;
+
+    for (int k = 0; k < n; k++)
+        if (rc->ts_track[k] == track)
+            return k;
+    return -1;
+}
+
 /* The slot of a tracked ball (see NID), or -1 when every spare slot is
  * taken. A track keeps the slot it was first given, so a track whose id
  * flickers to -1 and back is still one ball. */
 static int ball_slot(cr_recon_t *rc, const cr_ball_obs_t *o, double t)
 {
     const int known = o->id >= 0 && o->id < NID;
-    int k, n = rc->n_ts < TRACK_MAP ? rc->n_ts : TRACK_MAP, slot = -1, at = -1;
+    int k, slot = -1, at = track_at(rc, o->track);
 
-    for (k = 0; k < n && at < 0; k++)
-        if (rc->ts_track[k] == o->track)
-            at = k;
     if (at >= 0 && rc->ts_slot[at] >= NID) {
         slot = rc->ts_slot[at]; /* an unidentified track keeps its spare slot for life */
         /* the tracker's word now (it may take a number back for a while) */
@@ -4910,15 +4923,13 @@ static int ball_slot(cr_recon_t *rc, const cr_ball_obs_t *o, double t)
 
 bool cr_recon_is_down(const cr_recon_t *rc, const cr_ball_obs_t *o)
 {
-    int k, n, slot = -1;
+    int at, slot = -1;
 
     if (!rc || !o || o->status == CR_BALL_SEEN)
         return false;
-    n = rc->n_ts < TRACK_MAP ? rc->n_ts : TRACK_MAP;
-    for (k = 0; k < n && slot < 0; k++) /* the slot ball_slot() gave it */
-        if (rc->ts_track[k] == o->track)
-            slot = rc->ts_slot[k];
-    if (slot < 0 && o->id >= 0 && o->id < NID)
+    if ((at = track_at(rc, o->track)) >= 0) /* the slot ball_slot() gave it */
+        slot = rc->ts_slot[at];
+    else if (o->id >= 0 && o->id < NID)
         slot = o->id;
     return slot >= 0 && slot < NB && rc->b[slot].state == B_GONE && rc->b[slot].down;
 }

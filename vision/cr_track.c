@@ -377,8 +377,7 @@ static int near_pocket(const cr_tracker_t *tr, double x, double y)
 
     for (int pk = 0; pk < CR_POCKET_COUNT; pk++) {
         cr_point_t P = cr_table_pocket_point(&tr->table, (cr_pocket_t)pk);
-        double mouth = (pk == CR_POCKET_SIDE_LEFT || pk == CR_POCKET_SIDE_RIGHT) ? tr->table.side_mouth_mm
-                                                                                 : tr->table.corner_mouth_mm;
+        double mouth = cr_table_mouth_width(&tr->table, (cr_pocket_t)pk);
 
         if (hypot(P.x - x, P.y - y) <= mouth + R)
             return pk;
@@ -630,17 +629,19 @@ static double motion_ll(const cr_tracker_t *tr, const trk_t *k, const cr_detecti
         rj = tr->p.max_speed_mm_s * dseen + 2 * R;
     } else if (k->status == CR_BALL_HIDDEN && k->moving_at_loss) {
         rj = 3 * R + 0.5 * hypot(px - k->x, py - k->y);
-    } else if (k->status == CR_BALL_HIDDEN && struck_reach(tr, k, t) > 0.0) {
-        /* at rest, struck, and lost: anywhere its striker could send it */
-        rj = struck_reach(tr, k, t);
-        px = k->zx;
-        py = k->zy;
-        dist = hypot(d->x - px, d->y - py);
-        s2 = sq(d->sigma_mm) + sq(k->sig_z) + sq(0.15 * R);
     } else if (k->status == CR_BALL_HIDDEN) {
         /* at rest under a hand or arm: where it was, perhaps nudged a little
-         * (a ball moved further is found again by its looks: stitch()) */
+         * (a ball moved further is found again by its looks: stitch()); or
+         * struck and lost: anywhere its striker could send it */
+        const double sr = struck_reach(tr, k, t);
+
         rj = 0.75 * R; /* a neighbour frozen to it is 2R away */
+        if (sr > 0.0) {
+            rj = sr;
+            px = k->zx;
+            py = k->zy;
+            dist = hypot(d->x - px, d->y - py);
+        }
         s2 = sq(d->sigma_mm) + sq(k->sig_z) + sq(0.15 * R);
     } else { /* GONE: only right where it was lost (a jaw shadow) */
         rj = 2 * R;
@@ -997,8 +998,8 @@ static bool into_pocket(const cr_tracker_t *tr, double x, double y, double vx, d
 
     for (int pk = 0; pk < CR_POCKET_COUNT; pk++) {
         cr_point_t P = cr_table_pocket_point(&tr->table, (cr_pocket_t)pk);
-        bool side = pk == CR_POCKET_SIDE_LEFT || pk == CR_POCKET_SIDE_RIGHT, in = false;
-        double mouth = side ? tr->table.side_mouth_mm : tr->table.corner_mouth_mm;
+        bool side = cr_pocket_is_side((cr_pocket_t)pk), in = false;
+        double mouth = cr_table_mouth_width(&tr->table, (cr_pocket_t)pk);
         double dx = P.x - x, dy = P.y - y, dist = hypot(dx, dy), nx, ny, out;
 
         if (dist > mouth + R)
@@ -1765,21 +1766,28 @@ static void assign_ids(cr_tracker_t *tr)
 static void struck_at(cr_tracker_t *tr, double t)
 {
     const double R = tr->table.ball_radius_mm, dt = t - tr->t_last;
+    int strikers[TRK_LIVE], ns = 0;
 
     if (!(dt > 0.0) || !isfinite(dt))
         return;
-    for (int a = 0; a < TRK_SLOTS; a++) {
+    for (int b = 0; b < TRK_SLOTS && ns < TRK_LIVE; b++) {
+        const trk_t *j = &tr->trk[b];
+
+        if (j->state == SLOT_LIVE && j->status == CR_BALL_SEEN && j->last_seen == tr->pushed &&
+            hypot(j->vx, j->vy) >= STRUCK_MIN_MM_S)
+            strikers[ns++] = b;
+    }
+    for (int a = 0; a < TRK_SLOTS && ns > 0; a++) {
         trk_t *k = &tr->trk[a];
 
         if (k->state != SLOT_LIVE || k->moving_at_loss ||
             !(k->status == CR_BALL_HIDDEN || (k->status == CR_BALL_SEEN && hypot(k->vx, k->vy) < 50.0)))
             continue;
-        for (int b = 0; b < TRK_SLOTS; b++) {
-            const trk_t *j = &tr->trk[b];
+        for (int q = 0; q < ns; q++) {
+            const trk_t *j = &tr->trk[strikers[q]];
             double sp = hypot(j->vx, j->vy), ax, ay, bx, by, ll, u;
 
-            if (b == a || j->state != SLOT_LIVE || j->status != CR_BALL_SEEN || j->last_seen != tr->pushed ||
-                sp < STRUCK_MIN_MM_S)
+            if (strikers[q] == a)
                 continue;
             /* its way since the last frame: back along its velocity */
             ax = j->zx - j->vx * dt, ay = j->zy - j->vy * dt;
@@ -2091,11 +2099,13 @@ int cr_tracker_expect(const cr_tracker_t *tr, double t_s, cr_ball_hint_t *out, i
             /* held where it rested: it is there or it was struck (and is
              * then found by the search, or, struck lately, by a look as
              * far as its striker could send it: struck_reach()) */
+            const double sr = struck_reach(tr, k, t_s);
+
             px = k->zx, py = k->zy;
             reach = 0.5 * R;
             at_rest = 1;
-            if (struck_reach(tr, k, t_s) > reach) {
-                reach = struck_reach(tr, k, t_s);
+            if (sr > reach) {
+                reach = sr;
                 at_rest = 0;
                 struck = 1;
             }

@@ -52,7 +52,7 @@ void cr_calib_params_defaults(cr_calib_params_t *p)
     p->seed = 1;
     p->estimate_camera = true;
     p->rail_height_mm = CR_CAMERA_RAIL_HEIGHT_MM;
-    p->nose_height_mm = 0.635 * 57.15;
+    p->nose_height_mm = 0.635 * 2.0 * CR_BALL_RADIUS_MM; /* 63.5 % of a ball (RULES.md §5) */
     p->prior_height_mm = 3000.0;
     p->prior_height_sigma_mm = 1500.0;
     p->min_diamonds = 8;
@@ -1702,6 +1702,18 @@ static int cr_nose_points(const cr_calib_image_t *img, const cr_calib_result_t *
     return n;
 }
 
+/* The image's noise (with the cloth's texture) as a brightness sigma: the
+ * median step between neighbouring pixels over the central region. */
+static double cr_lum_noise(const cr_calib_image_t *img)
+{
+    int w = img->width, h = img->height, u, v, k = 0, hist[766] = {0};
+
+    for (v = h * 7 / 20; v < h * 13 / 20; v += 2)
+        for (u = w * 7 / 20; u < w * 13 / 20; u += 2, k++)
+            hist[(int)fabs(cr_lum(img, u + 1, v) - cr_lum(img, u, v))]++;
+    return cr_hist_median(hist, 766, k) / 0.954;
+}
+
 /* Refits the outline on the cushion noses (cr_nose_points) with the camera
  * of res. A side takes its nose points when they lie on a line (at least
  * min_edge_points inliers, half of the points and a quarter of the places
@@ -1727,18 +1739,9 @@ static void cr_nose_refine(const cr_calib_image_t *img, const cr_table_t *t, con
     int pass, side;
 
     pn.ransac_tol_px = 0.5 * p->ransac_tol_px;
-
-    /* the image's noise (with the cloth's texture): the median step between
-     * neighbouring pixels over the central region, as a brightness sigma;
-     * a rise counts from three sigmas of the difference it is measured by */
-    {
-        int w = img->width, h = img->height, u, v, k = 0, hist[766] = {0};
-
-        for (v = h * 7 / 20; v < h * 13 / 20; v += 2)
-            for (u = w * 7 / 20; u < w * 13 / 20; u += 2, k++)
-                hist[(int)fabs(cr_lum(img, u + 1, v) - cr_lum(img, u, v))]++;
-        min_rise = 3.0 * sqrt(6.0) * fmax(0.5, cr_hist_median(hist, 766, k) / 0.954);
-    }
+    /* a rise counts from three sigmas of the difference it is measured by
+     * (3 pixels summed, differenced: sqrt(6) sigmas of one pixel) */
+    min_rise = 3.0 * sqrt(6.0) * fmax(0.5, cr_lum_noise(img));
 
     if (r0)
         *r0 = *res;

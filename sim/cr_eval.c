@@ -87,8 +87,9 @@ typedef struct {
 
 typedef struct {
     int id;
-    bool visible;
-    double x, y; /* mm */
+    bool visible; /* a candidate's: seen in this frame (not held hidden) */
+    bool held;    /* a candidate's: held where it was last seen ("hidden") */
+    double x, y;  /* mm */
 } cr_pos_row_t;
 
 struct cr_eval_positions {
@@ -315,6 +316,7 @@ int cr_eval_positions_add_csv_line(cr_eval_positions_t *p, const char *line, siz
         return CR_ERR_NOMEM;
     p->rows[p->n_rows].id = (int)id;
     p->rows[p->n_rows].visible = vis == 1;
+    p->rows[p->n_rows].held = false;
     p->rows[p->n_rows].x = x;
     p->rows[p->n_rows].y = y;
     p->n_rows++;
@@ -352,7 +354,8 @@ int cr_eval_positions_add_balls(cr_eval_positions_t *p, const cr_event_t *ev)
         if (cr_grow((void **)&p->rows, p->n_rows + (size_t)i, &p->cap_rows, sizeof(*p->rows)) != CR_OK)
             return CR_ERR_NOMEM;
         p->rows[p->n_rows + (size_t)i].id = ev->balls[i].id;
-        p->rows[p->n_rows + (size_t)i].visible = true;
+        p->rows[p->n_rows + (size_t)i].visible = !ev->balls[i].hidden;
+        p->rows[p->n_rows + (size_t)i].held = ev->balls[i].hidden;
         p->rows[p->n_rows + (size_t)i].x = ev->balls[i].x;
         p->rows[p->n_rows + (size_t)i].y = ev->balls[i].y;
     }
@@ -1753,6 +1756,17 @@ static int cr_score_positions(cr_run_t *s, const cr_eval_positions_t *tp, const 
             const cr_pos_row_t *cb = &cp->rows[j];
             bool near = false;
 
+            if (cb->held) { /* no detection: is it held where its ball is? */
+                g->candidate_held++;
+                for (i = tf->first; i < tf->first + tf->n && !near; i++) {
+                    const cr_pos_row_t *tb = &tp->rows[i];
+                    double dx = cb->x - tb->x, dy = cb->y - tb->y;
+
+                    near = tb->id == cb->id && dx * dx + dy * dy <= r2;
+                }
+                g->held_near_truth += near;
+                continue;
+            }
             if (!cb->visible)
                 continue;
             g->candidate_balls++;

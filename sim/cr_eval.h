@@ -99,8 +99,9 @@ int cr_eval_positions_add_csv_line(cr_eval_positions_t *p, const char *line, siz
  * was seen (an empty file), else 0. */
 int cr_eval_positions_csv_end(const cr_eval_positions_t *p, char *err, size_t err_len);
 
-/* Adds a `balls` event as one frame of visible balls (a candidate's
- * positions from its event stream). Other event types are ignored (0).
+/* Adds a `balls` event as one frame of a candidate's positions from its
+ * event stream: its balls are visible, those marked `hidden` held (not
+ * detections: counted apart). Other event types are ignored (0).
  * Returns 0, CR_ERR_NOMEM, or CR_ERR_INVALID (NULL, or t not finite). */
 int cr_eval_positions_add_balls(cr_eval_positions_t *p, const cr_event_t *ev);
 
@@ -198,6 +199,10 @@ typedef struct {
     long candidate_balls;  /* candidate balls in the matched frames */
     long candidate_near_truth; /* ... within match_radius_mm of a visible truth ball */
     long unidentified;     /* ... reported with id -1 */
+    long candidate_held;   /* candidate balls held where last seen ("hidden": not
+                              detections, in none of the figures above) */
+    long held_near_truth;  /* ... within match_radius_mm of the truth ball of
+                              their id, seen or not */
     long n_errors;         /* truth balls with a candidate ball of the same id */
     double detection_recall, detection_precision, identity_accuracy; /* NAN when 0/0 */
     double err_median_mm, err_p95_mm, err_max_mm; /* to the nearest same-id ball; NAN when none */

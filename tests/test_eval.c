@@ -1126,6 +1126,51 @@ static void test_positions_unmatched_frames(void)
     cr_eval_positions_destroy(cp);
 }
 
+/* A ball the candidate holds hidden ("hidden": true, where it was last seen)
+ * is no detection: it neither finds the truth ball nor is a false one; it is
+ * counted apart, and whether it is held where its ball is. */
+static void test_positions_held(void)
+{
+    cr_eval_positions_t *tp, *cp;
+    cr_eval_result_t *r;
+    const cr_eval_positions_result_t *g;
+    cr_event_t ev;
+
+    CU_ASSERT_EQUAL_FATAL(cr_eval_positions_create(true, &tp), CR_OK);
+    CU_ASSERT_EQUAL_FATAL(cr_eval_positions_create(false, &cp), CR_OK);
+    /* the 3 seen, the 5 under an arm (not visible), the 7 in view */
+    CU_ASSERT_EQUAL(add_csv(tp, "frame,t,id,x,y,visible\n0,1.0,3,100,100,1\n0,1.0,5,500,500,0\n0,1.0,7,900,300,1\n",
+                            NULL, 0),
+                    CR_OK);
+    cr_event_init(&ev, CR_EV_BALLS);
+    ev.t = 1.0;
+    ev.n_balls = 3;
+    ev.balls[0].id = 3; /* seen where it is */
+    ev.balls[0].x = 100;
+    ev.balls[0].y = 100;
+    ev.balls[1].id = 5; /* held where it is, under the arm */
+    ev.balls[1].x = 501;
+    ev.balls[1].y = 500;
+    ev.balls[1].hidden = true;
+    ev.balls[2].id = 7; /* held where it was: the 7 has moved on, unseen */
+    ev.balls[2].x = 700;
+    ev.balls[2].y = 300;
+    ev.balls[2].hidden = true;
+    CU_ASSERT_EQUAL(cr_eval_positions_add_balls(cp, &ev), CR_OK);
+    r = score_positions(tp, cp);
+    g = &r->positions;
+    CU_ASSERT_EQUAL(g->truth_visible, 2);
+    CU_ASSERT_EQUAL(g->detected, 1);            /* the 7 is not found by its held place */
+    CU_ASSERT_EQUAL(g->candidate_balls, 1);     /* only the 3 */
+    CU_ASSERT_EQUAL(g->candidate_near_truth, 1); /* the held 5 is no false detection */
+    CU_ASSERT_EQUAL(g->candidate_held, 2);
+    CU_ASSERT_EQUAL(g->held_near_truth, 1);
+    CU_ASSERT_DOUBLE_EQUAL(g->detection_recall, 0.5, 1e-12);
+    cr_eval_result_destroy(r);
+    cr_eval_positions_destroy(tp);
+    cr_eval_positions_destroy(cp);
+}
+
 static void test_csv_strict(void)
 {
     static const struct {
@@ -1247,6 +1292,7 @@ int cr_test_register_eval(void)
         !CU_add_test(s, "positions with an offset", test_positions_offset) ||
         !CU_add_test(s, "positions with wrong ids", test_positions_identity) ||
         !CU_add_test(s, "positions: unmatched frames", test_positions_unmatched_frames) ||
+        !CU_add_test(s, "positions: held hidden balls", test_positions_held) ||
         !CU_add_test(s, "positions CSV is strict", test_csv_strict) ||
         !CU_add_test(s, "outside break clusters", test_outside_break))
         return 1;

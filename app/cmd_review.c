@@ -33,6 +33,7 @@
 #include "report.h"
 
 #define REVIEW_MAX_EVENTS 256
+#define SCAN_SWEEP_S 2.4 /* the scan for balls no region shows sweeps the bed in this long */
 
 typedef struct {
     cr_rules_opts_t r;
@@ -452,9 +453,9 @@ static void detect_params(const review_t *rv, cr_detect_params_t *dp)
 {
     cr_detect_params_defaults(dp);
     dp->use_highlights = rv->o->highlights;
-    /* the scan for balls no region shows sweeps the bed in 2.4 s; a ball it
+    /* the scan for balls no region shows sweeps the bed in SCAN_SWEEP_S; a ball it
      * finds by a cushion is reported once seen there for 1 s */
-    dp->scan_sweep_frames = (int)lround(fmax(1.0, 2.4 * rv->fps));
+    dp->scan_sweep_frames = (int)lround(fmax(1.0, SCAN_SWEEP_S * rv->fps));
     dp->probe_near_frames = (int)lround(fmax(dp->probe_frames, 1.0 * rv->fps));
 }
 
@@ -603,6 +604,9 @@ static int review_run(const review_opts_t *o)
     cp.fps = rv.fps;
     /* practice (no game judged): balls are set up anywhere */
     cp.stay_down = rv.rp.game != CR_GAME_NONE;
+    /* a ball struck unseen is looked for by a whole sweep of the bed and a
+     * half second more (a found ball is reported after five frames) */
+    cp.unseen_wait_s = SCAN_SWEEP_S + 0.5;
     if (cr_detector_create(&rv.cam, &rv.rp.table, &dp, &rv.det) != CR_OK ||
         cr_tracker_create(&rv.rp.table, &tp, &rv.trk) != CR_OK ||
         cr_recon_create(&rv.rp.table, &cp, &rv.rec) != CR_OK || cr_judge_create(&rv.rp, &rv.judge) != CR_OK) {

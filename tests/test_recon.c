@@ -1180,6 +1180,8 @@ typedef struct {
     cr_event_t *out;
 } rfix_t;
 
+static double rfix_unseen_wait; /* the params' unseen_wait_s (0: the default) */
+
 static void rfix_open_game(rfix_t *f, double fps, uint64_t seed, bool game)
 {
     cr_table_t tab;
@@ -1195,6 +1197,7 @@ static void rfix_open_game(rfix_t *f, double fps, uint64_t seed, bool game)
     cr_recon_params_defaults(&rp);
     rp.fps = fps;
     rp.stay_down = game;
+    rp.unseen_wait_s = rfix_unseen_wait;
     CU_ASSERT_EQUAL_FATAL(cr_recon_create(&tab, &rp, &f->rc), 0);
 }
 
@@ -2551,6 +2554,105 @@ static void test_struck_never_seen_moving(void)
     }
 }
 
+/* Mid-shot, a resting ball vanishes with nothing seen of where it went (a
+ * ball of the cloth's colour struck unseen: its held place shows bare cloth
+ * and the tracker lets it go). With unseen_wait_s the shot's rest waits that
+ * long after the others settle for it to be found on the bed: not found, it
+ * went into a pocket (confidence 0.5, the one nearest where it was seen:
+ * foot-right here), before the rest line; found, it rests where it was
+ * found and no pocket is reported (nor when a ball with no number turns up:
+ * most likely it); a new stroke during the wait ends it at
+ * once, the last shot's pocket and rest before the new stroke. With no wait
+ * (the default) nothing is said of it, as before. */
+static void test_gone_unseen_is_looked_for(void)
+{
+    for (int kind = 0; kind < 5; kind++) {
+        const double fps = 60.0, v = 1500.0, a = 1500.0, t0 = 1.0, wait = 2.9;
+        double t_pocket = NAN, conf = NAN, t_rest = NAN, t_rest_out = NAN, t_stroke2 = NAN, rest3x = NAN;
+        int pockets = 0, pocket = -1, rests = 0, strokes = 0, n;
+        rfix_t f;
+
+        rfix_unseen_wait = kind == 3 ? 0.0 : wait;
+        rfix_open(&f, fps, 400 + (uint64_t)kind);
+        rfix_unseen_wait = 0.0;
+        for (int k = 0; k < (int)(9.0 * fps); k++) {
+            const double t = k / fps;
+            double u = fmin(fmax(t - t0, 0.0), v / a), x = 600.0 + v * u - 0.5 * a * u * u;
+
+            rfix_frame(&f, t, k);
+            if (kind == 2 && t >= 3.5) /* struck again: the next shot */
+                x = 600.0 + 0.5 * v * v / a - 800.0 * (t - 3.5);
+            rfix_ball(&f, 0, 0, x, 300.0, 0.3, 0.4);
+            rfix_ball(&f, 9, 2, 300.0, 1000.0, 0.3, 0.4);
+            if (t < 1.3) {
+                rfix_ball(&f, 3, 1, 2000.0, 900.0, 0.3, 0.4);
+            } else if ((kind == 1 || kind == 4) && t >= 4.0) {
+                /* found by the sweep (kind 4: with no number) */
+                cr_ball_obs_t *o = rfix_ball(&f, kind == 1 ? 3 : -1, 7, 1800.0, 400.0, 0.3, 0.4);
+
+                if (kind == 4) { /* the 3, held where it vanished */
+                    o = rfix_ball(&f, 3, 1, 2000.0, 900.0, 0.0, 0.4);
+                    o->status = CR_BALL_GONE;
+                }
+            } else {
+                cr_ball_obs_t *o = rfix_ball(&f, 3, 1, 2000.0, 900.0, 0.0, 0.4);
+
+                o->status = t < 1.45 ? CR_BALL_HIDDEN : CR_BALL_GONE;
+            }
+            CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
+            for (int e = 0; e < n; e++) {
+                const cr_event_t *ev = &f.out[e];
+
+                if (ev->type == CR_EV_POCKET && ev->ball == 3) {
+                    pockets++;
+                    pocket = ev->pocket;
+                    conf = ev->confidence;
+                    t_pocket = t;
+                    CU_ASSERT(rests == 0); /* before the rest line */
+                }
+                if (ev->type == CR_EV_STROKE && strokes++ == 1) {
+                    t_stroke2 = ev->t;
+                    CU_ASSERT_EQUAL(rests, 1); /* the last shot closed first */
+                }
+                if (ev->type == CR_EV_REST && rests++ == 0) {
+                    t_rest = ev->t;
+                    t_rest_out = t;
+                    for (int q = 0; q < ev->n_balls; q++)
+                        if (ev->balls[q].id == 3)
+                            rest3x = ev->balls[q].x;
+                }
+            }
+        }
+        CU_ASSERT_EQUAL(cr_recon_finish(f.rc, f.out, 128, &n), 0);
+        CU_ASSERT(rests >= 1);
+        /* the cue ball stops at t0 + v / a = 2.0 s: the rest is timed there
+         * (found later, the 3 rests from when it was found) */
+        CU_ASSERT(kind == 1 || kind == 4 ? fabs(t_rest - 4.0) < 0.05 : fabs(t_rest - 2.0) < 0.1);
+        if (kind == 0) {
+            CU_ASSERT_EQUAL(pockets, 1);
+            CU_ASSERT_EQUAL(pocket, CR_POCKET_FOOT_RIGHT);
+            CU_ASSERT_DOUBLE_EQUAL(conf, 0.5, 1e-9);
+            CU_ASSERT(t_rest_out >= 2.0 + wait && t_rest_out < 2.0 + wait + 0.5);
+            CU_ASSERT(t_pocket <= t_rest_out);
+        } else if (kind == 1) {
+            CU_ASSERT_EQUAL(pockets, 0);
+            CU_ASSERT_DOUBLE_EQUAL(rest3x, 1800.0, 3.0);
+            CU_ASSERT(t_rest_out >= 4.0 && t_rest_out < 2.0 + wait);
+        } else if (kind == 2) {
+            CU_ASSERT_EQUAL(pockets, 1);
+            CU_ASSERT_EQUAL(strokes, 2);
+            CU_ASSERT(fabs(t_stroke2 - 3.5) < 0.05);
+            CU_ASSERT(t_rest_out < 3.7);
+        } else if (kind == 3) {
+            CU_ASSERT_EQUAL(pockets, 0);
+            CU_ASSERT(t_rest_out < 2.6);
+        } else {
+            CU_ASSERT_EQUAL(pockets, 0); /* most likely the 3, its number not known */
+        }
+        rfix_close(&f);
+    }
+}
+
 /* Mid-shot, the cue ball speeds up and turns with no ball seen near it. Still
  * rolling at 600 mm/s across the table, it was hit by a ball the tracker did
  * not see (no player strikes a ball crossing the table): no second stroke.
@@ -2894,6 +2996,7 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "a stun shot into a frozen ball", test_stun_into_a_frozen_ball) ||
         !CU_add_test(s, "close first contact", test_close_first_contact) || !CU_add_test(s, "scratch", test_scratch) ||
         !CU_add_test(s, "off the table", test_off_table) ||
+        !CU_add_test(s, "a ball gone unseen is looked for, then pocketed", test_gone_unseen_is_looked_for) ||
         !CU_add_test(s, "a ball lost at a cushion that comes back did not leave the table",
                      test_lost_at_cushion_comes_back) ||
         !CU_add_test(s, "disturbed between shots", test_disturbed_between_shots) ||

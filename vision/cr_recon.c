@@ -142,6 +142,10 @@ typedef struct {
     double seen_x, seen_y;  /* where it was last seen on the table (seen_on: ever) */
     bool seen_on;
     bool down;              /* GONE with a pocket or off_table event reported */
+    bool unseen;            /* GONE from its rest in shot unseen_shot, nothing seen of where it
+                             * went (p.unseen_wait_s), last seen at t_unseen */
+    int unseen_shot;
+    double t_unseen;
     double t_cush[CR_RAIL_COUNT]; /* last cushion contact reported per rail */
     double vn[CR_RAIL_COUNT];   /* fitted speed away from each nearby cushion, mm/s */
     seg_t approach[CR_RAIL_COUNT]; /* the fit while it last moved toward it */
@@ -187,6 +191,11 @@ struct cr_recon {
     bool active;            /* a shot is open (no rest yet) */
     double t_stroke;
     bool first_done;        /* the shot's first cue-ball contact was emitted */
+    double t_settled;       /* when every ball had settled, the shot's rest waiting for a ball
+                             * gone unseen (unseen_wait()); NAN: not waiting */
+    double t_rest_wait;     /* ... and the rest's time then */
+    double t_back;          /* the last time a ball came (back) onto the table (NAN: never) */
+    int back_ball;          /* ... which */
     double t_first;         /* its time */
     /* double-hit check of the shot's first contact (dh_ball >= 0: pending) */
     int dh_ball;
@@ -579,11 +588,15 @@ static void decide_disturbed(cr_recon_t *rc)
     }
 }
 
+static void emit_rest(cr_recon_t *rc);
+
 static int emit_stroke(cr_recon_t *rc, double t, bool cue_was_moving)
 {
     cr_event_t ev;
     int i;
 
+    if (rc->active && !isnan(rc->t_settled))
+        emit_rest(rc); /* the last shot's rest waited for a ball gone unseen: no longer */
     decide_disturbed(rc);
 
     cr_event_init(&ev, CR_EV_STROKE);
@@ -1225,6 +1238,8 @@ int cr_recon_create(const cr_table_t *t, const cr_recon_params_t *p, cr_recon_t 
     rc->dt = 1.0 / p->fps;
     rc->shot = -1;
     rc->dh_ball = -1;
+    rc->t_settled = NAN;
+    rc->t_back = NAN;
     for (int k = 0; k < NB; k++) {
         rc->spare_track[k] = rc->spare_id[k] = rc->spare_named[k] = -1;
         rc->spare_since[k] = 0.0;
@@ -1466,7 +1481,15 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
             ev.ball = i;
             ev.pocket = (cr_pocket_t)near_pocket(rc, b->rx, b->ry, rc->R, &rail);
             queue_event(rc, &ev);
+            b->down = true;
+        } else if (rc->active && i != CR_BALL_CUE && i < NID && rc->p.unseen_wait_s > 0) {
+            /* gone from its rest in a shot, its going not seen: struck
+             * unseen; where it went is looked for (unseen_wait()) */
+            b->unseen = true;
+            b->unseen_shot = rc->shot;
+            b->t_unseen = frm(rc, b->last_seen)->t;
         }
+        b->t_gone = f->t;
         b->state = B_GONE;
         return;
     }
@@ -4351,10 +4374,87 @@ static void resolve_changes(cr_recon_t *rc)
         first_contact_doubt(rc, from);
 }
 
+/* The balls of this shot gone unseen (b->unseen: from their rest, or lost
+ * with no course into a pocket or over a cushion) that have not been found
+ * again: each left the bed. It went into a pocket far more often than over
+ * a rail, and which pocket was not seen: the one nearest where it was last
+ * seen, with confidence 0.5 (EVENTS.md). */
+static void unseen_pockets(cr_recon_t *rc)
+{
+    int i;
+
+    for (i = 0; i < NID; i++) {
+        rball_t *b = &rc->b[i];
+        cr_event_t ev;
+        double best = INFINITY;
+        int p;
+
+        if (!b->unseen || b->state != B_GONE || b->unseen_shot != rc->shot)
+            continue;
+        b->unseen = false;
+        /* another ball came onto the table since it was last seen (one
+         * taken for pocketed back in the jaws, a ball with no number): most
+         * likely it, under another name; nothing is said of it */
+        if (!isnan(rc->t_back) && rc->t_back > b->t_unseen && rc->back_ball != i)
+            continue;
+        cr_event_init(&ev, CR_EV_POCKET);
+        for (p = 0; p < CR_POCKET_COUNT; p++) {
+            cr_point_t c = cr_table_pocket_point(&rc->tab, (cr_pocket_t)p);
+            double d = b->seen_on ? hypot(c.x - b->seen_x, c.y - b->seen_y) : hypot(c.x - b->rx, c.y - b->ry);
+
+            if (d < best) {
+                best = d;
+                ev.pocket = (cr_pocket_t)p;
+            }
+        }
+        ev.t = b->t_gone;
+        ev.shot = rc->shot;
+        ev.ball = i;
+        ev.confidence = 0.5;
+        queue_event(rc, &ev);
+        b->down = true;
+    }
+}
+
+/* When the last ball of the shot stopped (or left the bed). */
+static double rest_time(const cr_recon_t *rc)
+{
+    double t = rc->t_stroke;
+    int i;
+
+    for (i = 0; i < NB; i++) {
+        const rball_t *b = &rc->b[i];
+
+        if (b->state == B_REST && b->t_stop > t)
+            t = b->t_stop;
+        if (b->state == B_GONE && b->t_gone > t)
+            t = b->t_gone;
+    }
+    return t;
+}
+
+/* Whether the shot's rest waits for a ball gone unseen in it: from the
+ * moment all settled (t_now) for p.unseen_wait_s, unless final. */
+static bool unseen_wait(cr_recon_t *rc, double t_now, bool final)
+{
+    int i;
+
+    for (i = 0; i < NID; i++)
+        if (rc->b[i].unseen && rc->b[i].state == B_GONE && rc->b[i].unseen_shot == rc->shot)
+            break;
+    if (i == NID || final) {
+        rc->t_settled = NAN;
+        return false;
+    }
+    if (isnan(rc->t_settled)) {
+        rc->t_settled = t_now;
+        rc->t_rest_wait = rest_time(rc);
+    }
+    return t_now < rc->t_settled + rc->p.unseen_wait_s;
+}
+
 static void maybe_rest(cr_recon_t *rc, double t_now, bool final)
 {
-    cr_event_t ev;
-    double t = rc->t_stroke;
     int i;
 
     if (!rc->active)
@@ -4367,17 +4467,29 @@ static void maybe_rest(cr_recon_t *rc, double t_now, bool final)
         if (b->state == B_LOST && b->lost_blow && t_now < b->blow_until && !final)
             return; /* not at the end of its course yet */
     }
+    if (unseen_wait(rc, t_now, final))
+        return;
+    emit_rest(rc);
+}
+
+/* The shot's rest: every ball has settled (a lost ball at the end of its
+ * course, one gone unseen looked for long enough). */
+static void emit_rest(cr_recon_t *rc)
+{
+    cr_event_t ev;
+    double t;
+    int i;
+
+    unseen_pockets(rc);
     for (i = 0; i < NB; i++)
         if (rc->b[i].state == B_LOST)
             settle_blow(rc, i);
-    for (i = 0; i < NB; i++) {
-        rball_t *b = &rc->b[i];
-
-        if (b->state == B_REST && b->t_stop > t)
-            t = b->t_stop;
-        if (b->state == B_GONE && b->t_gone > t)
-            t = b->t_gone;
-    }
+    /* a wait ended by a new stroke: the cue ball moves again, and the
+     * rest was when all had settled */
+    t = rest_time(rc);
+    if (!isnan(rc->t_settled) && rc->t_rest_wait > t)
+        t = rc->t_rest_wait;
+    rc->t_settled = NAN;
     decide_disturbed(rc);
     cr_event_init(&ev, CR_EV_REST);
     ev.t = t;
@@ -4631,6 +4743,9 @@ static void analyse(cr_recon_t *rc, long a)
                 }
                 b->state = B_REST;
                 b->down = false;
+                b->unseen = false;
+                rc->t_back = f->t;
+                rc->back_ball = i;
                 b->rx = f->x[i];
                 b->ry = f->y[i];
                 b->rw = 1;
@@ -4726,7 +4841,15 @@ static void analyse(cr_recon_t *rc, long a)
                  * (unseen) */
                 drop_lost(rc, i);
             } else if (f->t - b->t_lost > LOST_GIVE_S) {
+                /* lost with no course into a pocket or over a cushion: it
+                 * may lie anywhere (unseen_wait()) */
                 b->state = B_GONE;
+                b->t_gone = f->t;
+                if (rc->active && i != CR_BALL_CUE && i < NID && rc->p.unseen_wait_s > 0) {
+                    b->unseen = true;
+                    b->unseen_shot = rc->shot;
+                    b->t_unseen = b->t_lost;
+                }
             }
             break;
         default:

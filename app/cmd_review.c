@@ -268,6 +268,11 @@ static int drain_tracker(review_t *rv)
             cr_cli_error("review: event reconstruction failed: %s", cr_status_str(st));
             return -1;
         }
+        /* a ball held where it vanished that the events have pocketed: the
+         * tracker lets it go (a ball coming to rest there is another) */
+        for (k = 0; k < rv->bf->n; k++)
+            if (rv->bf->balls[k].status == CR_BALL_HIDDEN && cr_recon_is_down(rv->rec, &rv->bf->balls[k]))
+                cr_tracker_let_go(rv->trk, rv->bf->balls[k].track);
         for (k = 0; k < n; k++)
             if (emit(rv, &rv->events[k]) != 0)
                 return -1;

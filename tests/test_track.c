@@ -1000,6 +1000,66 @@ static void test_bare_place_not_held(void)
     CU_ASSERT(bare_run(0, 0.2f, true) >= 70);
 }
 
+/* The 3 crept into the head-left pocket's jaws and stopped there, then went
+ * unseen (it dropped): near a pocket the tracker holds it hidden where it
+ * was. Once the events have pocketed it (cr_tracker_let_go()), the held copy
+ * ends: it is output no more (without the call it is held to the end), and
+ * no ball that later rolls into those jaws can be taken for it found again
+ * (720p30 clip 10: the green 6 named the 3 there). */
+static void test_let_go_pocketed(void)
+{
+    for (int let = 0; let < 2; let++) {
+        cr_tracker_t *tr = short_tracker();
+        cr_ball_frame_t *out = malloc(sizeof(*out));
+        cr_detection_t d[4];
+        int number3 = -1, held_after = 0, six_on_3 = 0, six_seen = 0;
+        bool went = false;
+
+        CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+        for (int k = 0; k < 300; k++) {
+            const double t = k / 30.0;
+            int n = 0;
+
+            d[n++] = det_of(9, 1500, 600, -1);
+            if (k < 40)
+                d[n++] = det_of(3, 40.0 - 0.5 * fmin(k, 30), 60.0 - 0.5 * fmin(k, 30), -1);
+            if (k >= 200) /* the 6 rolls into the jaws and stops */
+                d[n++] = det_of(6, 17.0 + 2.0 * fmax(0.0, 230 - k), 48.0 + 1.0 * fmax(0.0, 230 - k), -1);
+            CU_ASSERT_EQUAL_FATAL(cr_tracker_push(tr, t, (uint64_t)k, d, n), CR_OK);
+            while (cr_tracker_pop(tr, out) == 1)
+                for (int i = 0; i < out->n; i++) {
+                    const cr_ball_obs_t *o = &out->balls[i];
+
+                    if (o->status == CR_BALL_SEEN && out->t < 1.2 && hypot(o->x - 25.0, o->y - 45.0) < 10.0)
+                        number3 = o->track;
+                    if (went && o->track == number3 && o->status != CR_BALL_GONE && out->t < 6.5)
+                        held_after++;
+                    if (out->t > 7.5 && o->status == CR_BALL_SEEN && hypot(o->x - 17.0, o->y - 48.0) < 10.0) {
+                        six_seen++;
+                        six_on_3 += o->track == number3;
+                    }
+                }
+            if (let && k == 120) {
+                CU_ASSERT(number3 >= 0);
+                went = cr_tracker_let_go(tr, number3);
+                CU_ASSERT(went);
+                CU_ASSERT(!cr_tracker_let_go(tr, number3)); /* only once */
+            }
+            if (!let && k == 120)
+                went = true; /* count how long it is held without the call */
+        }
+        cr_tracker_destroy(tr);
+        free(out);
+        CU_ASSERT(six_seen > 50);
+        CU_ASSERT_EQUAL(six_on_3, 0);
+        if (let) {
+            CU_ASSERT(held_after <= 3); /* frames published before the call */
+        } else {
+            CU_ASSERT(held_after > 50);
+        }
+    }
+}
+
 /* The cue ball rests at (1931, 498), the 5 at (2000, 900); a blob that
  * looks between orange and white (a hand) passes at 500 mm/s from frame 40;
  * the cue ball is not detected from frame 45 (picked up). The blob was seen
@@ -1729,6 +1789,7 @@ int cr_test_register_track(void)
         !CU_add_test(s, "a blob between two balls that meet goes to neither", test_blob_between_meeting_balls) ||
         !CU_add_test(s, "a ball seen for a moment is not held for ever", test_blip_not_held) ||
         !CU_add_test(s, "a held place that shows bare holds no ball", test_bare_place_not_held) ||
+        !CU_add_test(s, "a held ball the events pocketed is let go", test_let_go_pocketed) ||
         !CU_add_test(s, "a blob seen beside a ball does not take its id", test_blob_beside_does_not_take_id) ||
         !CU_add_test(s, "a ball struck hard at 30 fps keeps its track", test_struck_hard_at_30) ||
         !CU_add_test(s, "a pocketed ball's number stays out", test_pocketed_number_stays_out) ||

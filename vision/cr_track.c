@@ -2081,6 +2081,21 @@ void cr_tracker_bare(cr_tracker_t *tr, const int *tags, int n)
             tr->trk[tags[i] - 1].bare_now = true;
 }
 
+bool cr_tracker_let_go(cr_tracker_t *tr, int number)
+{
+    if (!tr || number < 0)
+        return false;
+    for (int s = 0; s < TRK_SLOTS; s++) {
+        trk_t *k = &tr->trk[s];
+
+        if (k->number == number && k->state == SLOT_LIVE && k->status == CR_BALL_HIDDEN && !k->moving_at_loss) {
+            k->state = SLOT_DEAD;
+            return true;
+        }
+    }
+    return false;
+}
+
 int cr_tracker_expect(const cr_tracker_t *tr, double t_s, cr_ball_hint_t *out, int max)
 {
     const double R = tr ? tr->table.ball_radius_mm : 0.0;

@@ -214,6 +214,14 @@ int cr_tracker_push(cr_tracker_t *tr, double t_s, uint64_t frame, const cr_detec
  * in the jaws that drops is recon's to judge. */
 void cr_tracker_bare(cr_tracker_t *tr, const int *tags, int n);
 
+/* The events say the ball of output track `number` left the table (its
+ * pocket or off_table line made: cr_recon_is_down()). A copy of it still held
+ * hidden at rest (a ball that crept into the jaws and dropped: near a pocket
+ * the bare place does not end it) is let go, so that no ball that later
+ * comes to rest there takes its number. A track seen now, or lost while
+ * rolling, is left as it is. Returns whether a track was let go. */
+bool cr_tracker_let_go(cr_tracker_t *tr, int number);
+
 /* No more frames: every frame pushed becomes ready. */
 void cr_tracker_flush(cr_tracker_t *tr);
 

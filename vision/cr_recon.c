@@ -1649,6 +1649,41 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
 }
 
 /* The ball is still: moved less than still_mm (plus noise) over still_s. */
+/* Whether ball i, over its current motion's samples of the last two
+ * still_s up to frame a, went out and came back: a ball turned back by a
+ * cushion (or a ball) at low speed is still for an instant only, and about
+ * the turn its samples' halves agree as a still ball's do. Some sample lies
+ * further from the first than the last does, by still_mm and twice the
+ * noise of a difference (sigma ss), and as far from the last: it went
+ * beyond where it ends (a ball slowing to a stop never does). */
+static bool turned_back(cr_recon_t *rc, int i, long a, double ss)
+{
+    const double t_a = frm(rc, a)->t, m = rc->p.still_mm + 2.0 * sqrt(2.0) * ss;
+    double xs[64], ys[64], chord;
+    int n = 0, k;
+    long j;
+
+    for (j = a; j >= rc->b[i].seg_from && frame_ok(rc, j) && n < 64; j--) {
+        const rframe_t *f = frm(rc, j);
+
+        if (t_a - f->t > 2.0 * rc->p.still_s + 1e-9)
+            break;
+        if (f->st[i] != OB_SEEN)
+            continue;
+        xs[n] = f->x[i];
+        ys[n] = f->y[i];
+        n++;
+    }
+    if (n < 3)
+        return false;
+    /* newest first: xs[0] is the last sample, xs[n - 1] the first */
+    chord = hypot(xs[0] - xs[n - 1], ys[0] - ys[n - 1]);
+    for (k = 1; k < n - 1; k++)
+        if (hypot(xs[k] - xs[n - 1], ys[k] - ys[n - 1]) > chord + m && hypot(xs[k] - xs[0], ys[k] - ys[0]) > m)
+            return true;
+    return false;
+}
+
 static bool is_still(cr_recon_t *rc, int i, long a, double *mx, double *my)
 {
     rball_t *b = &rc->b[i];
@@ -1692,6 +1727,8 @@ static bool is_still(cr_recon_t *rc, int i, long a, double *mx, double *my)
     for (k = 0; k < n; k++)
         if (hypot(xs[k] - x0, ys[k] - y0) > rc->p.still_mm + 4.0 * ss)
             return false;
+    if (turned_back(rc, i, a, ss))
+        return false;
     *mx = sx[1] / cnt[1];
     *my = sy[1] / cnt[1];
     return true;

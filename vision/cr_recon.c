@@ -1487,9 +1487,8 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
              * unseen; where it went is looked for (unseen_wait()) */
             b->unseen = true;
             b->unseen_shot = rc->shot;
-            b->t_unseen = frm(rc, b->last_seen)->t;
+            b->t_unseen = frame_ok(rc, b->last_seen) ? frm(rc, b->last_seen)->t : f->t;
         }
-        b->t_gone = f->t;
         b->state = B_GONE;
         return;
     }
@@ -4444,12 +4443,13 @@ static void unseen_pockets(cr_recon_t *rc)
                 ev.pocket = (cr_pocket_t)p;
             }
         }
-        ev.t = b->t_gone;
+        ev.t = b->t_unseen; /* when it dropped is not known: when it was last seen */
         ev.shot = rc->shot;
         ev.ball = i;
         ev.confidence = 0.5;
         queue_event(rc, &ev);
         b->down = true;
+        b->t_gone = ev.t;
     }
 }
 
@@ -4806,6 +4806,11 @@ static void analyse(cr_recon_t *rc, long a)
                     }
                 }
                 b->t_stop = a > 0 ? f->t - 0.5 * rc->dt : f->t;
+                /* found at rest while the shot's rest waits for a ball gone
+                 * unseen: it stopped unseen, when is not known; the shot
+                 * rests when the others settled */
+                if (rc->active && !isnan(rc->t_settled) && rc->t_rest_wait < b->t_stop)
+                    b->t_stop = rc->t_rest_wait;
                 b->last_seen = a;
                 b->anchor = false;
                 /* a ball that comes into view moving (out from under the
@@ -4881,7 +4886,6 @@ static void analyse(cr_recon_t *rc, long a)
                 /* lost with no course into a pocket or over a cushion: it
                  * may lie anywhere (unseen_wait()) */
                 b->state = B_GONE;
-                b->t_gone = f->t;
                 if (rc->active && i != CR_BALL_CUE && i < NID && rc->p.unseen_wait_s > 0) {
                     b->unseen = true;
                     b->unseen_shot = rc->shot;

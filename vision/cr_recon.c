@@ -116,6 +116,7 @@ typedef struct {
      * course (from (lc_x, lc_y) at lc_t, unit direction lc_u, speed lc_v,
      * slowing by lc_dec) up to the mouth, lc_len mm */
     int lost_pk;
+    bool lost_course_known; /* it was seen moving off: a course, however uncertain, was measured */
     double lost_tc, lost_conf; /* ... and the pocket event's confidence */
     double lc_t, lc_x, lc_y, lc_u[2], lc_v, lc_dec, lc_len;
     double lc_seen;         /* when it was last seen again on that course */
@@ -1912,6 +1913,7 @@ static void lost_course(cr_recon_t *rc, int i, double tl, double sigma)
     if (!s->rest && s->n < 4 && b->lost_pk >= 0 && s->t0 <= b->lc_seen + 0.5 * rc->dt)
         return; /* seen again on its course for a moment since it was lost: that course */
     b->lost_pk = -1;
+    b->lost_course_known = false;
     if (s->rest)
         return;
     raw = s->n < 4;
@@ -1945,6 +1947,9 @@ static void lost_course(cr_recon_t *rc, int i, double tl, double sigma)
         dec = v * v / (2.0 * reach);
     }
     /* a line's slope from n samples over span: sigma * sqrt(12 / n) / span */
+    /* seen moving off: it went somewhere along this course, into a pocket
+     * or not (unseen_wait() is for balls never seen to move off) */
+    b->lost_course_known = true;
     dth = 3.0 * sigma * sqrt(12.0 / n) / (v * span);
     if (dth > 0.5)
         return;
@@ -4883,10 +4888,13 @@ static void analyse(cr_recon_t *rc, long a)
                  * (unseen) */
                 drop_lost(rc, i);
             } else if (f->t - b->t_lost > LOST_GIVE_S) {
-                /* lost with no course into a pocket or over a cushion: it
-                 * may lie anywhere (unseen_wait()) */
+                /* lost and not found: with no course to follow (never seen
+                 * to move off, or too briefly to measure) it may lie
+                 * anywhere (unseen_wait()); one seen moving off whose course
+                 * met no pocket (or went no sure way) most likely lies on
+                 * the bed unseen (a ball of the cloth's colour) */
                 b->state = B_GONE;
-                if (rc->active && i != CR_BALL_CUE && i < NID && rc->p.unseen_wait_s > 0) {
+                if (rc->active && i != CR_BALL_CUE && i < NID && rc->p.unseen_wait_s > 0 && !b->lost_course_known) {
                     b->unseen = true;
                     b->unseen_shot = rc->shot;
                     b->t_unseen = b->t_lost;
@@ -5179,6 +5187,14 @@ int cr_recon_finish(cr_recon_t *rc, cr_event_t *out, int max, int *n)
                 drop_lost(rc, i);
                 settled = true;
             }
+        }
+        /* the film ended while the shot's rest waited for a ball gone
+         * unseen: it rests; the ball was not looked for long enough to say
+         * it left the bed, and nothing is said of it */
+        if (rc->active && !isnan(rc->t_settled)) {
+            for (int i = 0; i < NID; i++)
+                rc->b[i].unseen = false;
+            settled = true;
         }
         if (settled)
             maybe_rest(rc, t_end, true);

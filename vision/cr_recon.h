@@ -195,15 +195,16 @@ typedef struct {
                              * starts in a shot while another ball is seen within reach
                              * (two radii plus the wider of 20 mm and 3 sigmas): that is
                              * a contact the paths could not time */
-    double unseen_wait_s;   /* an object ball that vanished from its rest during a shot with
-                             * nothing seen of where it went (a ball of the cloth's colour
-                             * struck unseen) may lie anywhere: once the others have
-                             * settled, the shot's rest waits this long for it to be found
-                             * on the bed (the caller's sweep of the bed for balls no region
-                             * shows must take less); not found, it left the bed: pocketed,
-                             * confidence 0.5, in the pocket nearest where it rested, which
-                             * is a guess. A new stroke ends the wait at once. 0: no wait,
-                             * no such pocket (0: a caller with no sweep) */
+    double unseen_wait_s;   /* an object ball that vanished during a shot with nothing seen
+                             * of where it went (a ball of the cloth's colour struck
+                             * unseen, never seen to move off) may lie anywhere: once the
+                             * others have settled, the shot's rest waits this long for it
+                             * to be found on the bed (the caller's sweep of the bed for
+                             * balls no region shows must take less); not found, it left
+                             * the bed: pocketed, confidence 0.5, in the pocket nearest
+                             * where it was last seen, which is a guess. A new stroke ends
+                             * the wait at once. 0: no wait, no such pocket (0: a caller
+                             * with no sweep) */
     bool stay_down;         /* a game is judged: a pocketed object ball (or one off the
                              * table) comes back only where the rules put balls back (the
                              * long string, the rack behind the foot spot) or where it

@@ -1003,9 +1003,11 @@ static void test_bare_place_not_held(void)
 /* The 3 crept into the head-left pocket's jaws and stopped there, then went
  * unseen (it dropped): near a pocket the tracker holds it hidden where it
  * was. Once the events have pocketed it (cr_tracker_let_go()), the held copy
- * ends: it is output no more (without the call it is held to the end), and
+ * ends: it is output no more (without the call it is held to the end), so
  * no ball that later rolls into those jaws can be taken for it found again
- * (720p30 clip 10: the green 6 named the 3 there). */
+ * (720p30 clip 10: the green 6 named the 3 there). These clean detections
+ * name the 6 by its looks either way: the held-frame counts are what tell
+ * the two apart. */
 static void test_let_go_pocketed(void)
 {
     for (int let = 0; let < 2; let++) {

@@ -143,8 +143,8 @@ typedef struct {
     double seen_x, seen_y;  /* where it was last seen on the table (seen_on: ever) */
     bool seen_on;
     bool down;              /* GONE with a pocket or off_table event reported */
-    bool unseen;            /* GONE from its rest in shot unseen_shot, nothing seen of where it
-                             * went (p.unseen_wait_s), last seen at t_unseen */
+    bool unseen;            /* GONE in shot unseen_shot before it was seen to move off, nothing
+                             * seen of where it went (mark_unseen()), last seen at t_unseen */
     int unseen_shot;
     double t_unseen;
     double t_cush[CR_RAIL_COUNT]; /* last cushion contact reported per rail */
@@ -1415,6 +1415,20 @@ static void reseat(cr_recon_t *rc, int i, long a, long e, double t)
 
 static void follow_blow(cr_recon_t *rc, int i, double t_now);
 
+/* Ball i went from the table unseen, last seen at t_seen: in a shot, an
+ * object ball, with the wait on, it is looked for before the rest
+ * (unseen_wait()). */
+static void mark_unseen(cr_recon_t *rc, int i, double t_seen)
+{
+    rball_t *b = &rc->b[i];
+
+    if (!rc->active || i == CR_BALL_CUE || i >= NID || !(rc->p.unseen_wait_s > 0))
+        return;
+    b->unseen = true;
+    b->unseen_shot = rc->shot;
+    b->t_unseen = t_seen;
+}
+
 /* A resting ball at frame a. */
 static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_placed, double *cue_xy)
 {
@@ -1483,12 +1497,9 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
             ev.pocket = (cr_pocket_t)near_pocket(rc, b->rx, b->ry, rc->R, &rail);
             queue_event(rc, &ev);
             b->down = true;
-        } else if (rc->active && i != CR_BALL_CUE && i < NID && rc->p.unseen_wait_s > 0) {
-            /* gone from its rest in a shot, its going not seen: struck
-             * unseen; where it went is looked for (unseen_wait()) */
-            b->unseen = true;
-            b->unseen_shot = rc->shot;
-            b->t_unseen = frame_ok(rc, b->last_seen) ? frm(rc, b->last_seen)->t : f->t;
+        } else {
+            /* gone from its rest, its going not seen: struck unseen */
+            mark_unseen(rc, i, frame_ok(rc, b->last_seen) ? frm(rc, b->last_seen)->t : f->t);
         }
         b->state = B_GONE;
         return;
@@ -1648,7 +1659,6 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
     b->last_seen = a;
 }
 
-/* The ball is still: moved less than still_mm (plus noise) over still_s. */
 /* Whether ball i, over its current motion's samples of the last two
  * still_s up to frame a, went out and came back: a ball turned back by a
  * cushion (or a ball) at low speed is still for an instant only, and about
@@ -1684,6 +1694,7 @@ static bool turned_back(cr_recon_t *rc, int i, long a, double ss)
     return false;
 }
 
+/* The ball is still: moved less than still_mm (plus noise) over still_s. */
 static bool is_still(cr_recon_t *rc, int i, long a, double *mx, double *my)
 {
     rball_t *b = &rc->b[i];
@@ -1946,10 +1957,10 @@ static void lost_course(cr_recon_t *rc, int i, double tl, double sigma)
 
         dec = v * v / (2.0 * reach);
     }
-    /* a line's slope from n samples over span: sigma * sqrt(12 / n) / span */
     /* seen moving off: it went somewhere along this course, into a pocket
      * or not (unseen_wait() is for balls never seen to move off) */
     b->lost_course_known = true;
+    /* a line's slope from n samples over span: sigma * sqrt(12 / n) / span */
     dth = 3.0 * sigma * sqrt(12.0 / n) / (v * span);
     if (dth > 0.5)
         return;
@@ -4416,8 +4427,7 @@ static void resolve_changes(cr_recon_t *rc)
 }
 
 /* The balls of this shot gone unseen (b->unseen: from their rest, or lost
- * with no course into a pocket or over a cushion) that have not been found
- * again: each left the bed. It went into a pocket far more often than over
+ * before they were seen to move off) that have not been found again: each left the bed. It went into a pocket far more often than over
  * a rail, and which pocket was not seen: the one nearest where it was last
  * seen, with confidence 0.5 (EVENTS.md). */
 static void unseen_pockets(cr_recon_t *rc)
@@ -4894,11 +4904,8 @@ static void analyse(cr_recon_t *rc, long a)
                  * met no pocket (or went no sure way) most likely lies on
                  * the bed unseen (a ball of the cloth's colour) */
                 b->state = B_GONE;
-                if (rc->active && i != CR_BALL_CUE && i < NID && rc->p.unseen_wait_s > 0 && !b->lost_course_known) {
-                    b->unseen = true;
-                    b->unseen_shot = rc->shot;
-                    b->t_unseen = b->t_lost;
-                }
+                if (!b->lost_course_known)
+                    mark_unseen(rc, i, b->t_lost);
             }
             break;
         default:

@@ -140,6 +140,8 @@ typedef struct {
     double off_t;
     int off_shot;
     double t_gone;          /* when it was pocketed or left the table */
+    double t_brush;         /* at rest: when a moving ball last passed within reach of it
+                             * (brushed_at(): it may have been struck) */
     double seen_x, seen_y;  /* where it was last seen on the table (seen_on: ever) */
     bool seen_on;
     bool down;              /* GONE with a pocket or off_table event reported */
@@ -1244,6 +1246,7 @@ int cr_recon_create(const cr_table_t *t, const cr_recon_params_t *p, cr_recon_t 
     for (int k = 0; k < NB; k++) {
         rc->spare_track[k] = rc->spare_id[k] = rc->spare_named[k] = -1;
         rc->spare_since[k] = 0.0;
+        rc->b[k].t_brush = -INFINITY;
     }
     *out = rc;
     return CR_OK;
@@ -1429,6 +1432,43 @@ static void mark_unseen(cr_recon_t *rc, int i, double t_seen)
     b->t_unseen = t_seen;
 }
 
+/* Ball i rests at (rx, ry): another ball seen moving at frame a (or
+ * between frames a - 1 and a) passed within reach of it, close enough to
+ * have struck it. Between two sightings a ball that struck it went along
+ * a V whose vertex is 2R from its centre; the chord between the sightings
+ * lies at most half the chord's length beyond that vertex. */
+static bool brushed_at(cr_recon_t *rc, int i, long a)
+{
+    const rball_t *b = &rc->b[i];
+    const rframe_t *f = frm(rc, a), *g = a > 0 && frame_ok(rc, a - 1) ? frm(rc, a - 1) : NULL;
+    int j;
+
+    for (j = 0; j < NB; j++) {
+        double ax, ay, dx, dy, L, u, d, reach;
+
+        if (j == i || f->st[j] != OB_SEEN)
+            continue;
+        ax = f->x[j];
+        ay = f->y[j];
+        dx = dy = 0.0;
+        if (g && g->st[j] == OB_SEEN) {
+            ax = g->x[j];
+            ay = g->y[j];
+            dx = f->x[j] - ax;
+            dy = f->y[j] - ay;
+        }
+        L = hypot(dx, dy);
+        if (rc->b[j].state != B_MOVING && L < 3.0 * sig(rc, f->s[j]))
+            continue; /* resting beside it (a rack's neighbour) */
+        u = L > 0 ? fmax(0.0, fmin(1.0, ((b->rx - ax) * dx + (b->ry - ay) * dy) / (L * L))) : 0.0;
+        d = hypot(ax + u * dx - b->rx, ay + u * dy - b->ry);
+        reach = 2.0 * rc->R + 0.5 * L + fmax(10.0, 3.0 * hypot(sig(rc, f->s[j]), sig(rc, f->s[i])));
+        if (d <= reach)
+            return true;
+    }
+    return false;
+}
+
 /* A resting ball at frame a. */
 static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_placed, double *cue_xy)
 {
@@ -1449,6 +1489,8 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
     if (sc > 1.3 * s)
         s = sc;
     thr = fmax(rc->p.onset_min_mm, rc->p.onset_k * s * sqrt(1.0 + 1.0 / fmax(b->rw, 1.0)));
+    if (rc->active && brushed_at(rc, i, a))
+        b->t_brush = f->t;
 
     if (f->st[i] == OB_HIDDEN && frame_ok(rc, b->last_seen) && f->t - frm(rc, b->last_seen)->t >= HUNG_UNSEEN_S) {
         /* at rest past the line between a pocket's jaw points, then not
@@ -1497,8 +1539,10 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
             ev.pocket = (cr_pocket_t)near_pocket(rc, b->rx, b->ry, rc->R, &rail);
             queue_event(rc, &ev);
             b->down = true;
-        } else {
-            /* gone from its rest, its going not seen: struck unseen */
+        } else if (rc->active && b->t_brush >= rc->t_stroke) {
+            /* gone from its rest, its going not seen, as a moving ball
+             * passed close enough to have struck it: struck unseen (one
+             * nothing came near did not move: it is only not seen) */
             mark_unseen(rc, i, frame_ok(rc, b->last_seen) ? frm(rc, b->last_seen)->t : f->t);
         }
         b->state = B_GONE;

@@ -2728,6 +2728,46 @@ static void test_gone_unseen_is_looked_for(void)
     }
 }
 
+/* Mid-shot, a track with no number shows up inside the head-right pocket's
+ * mouth for a quarter second and goes (a hand or the cue over the hole made
+ * a ball-like blob there): it came from no place on the table, and its going
+ * is no pocket. A ball with no number seen rolling across the bed into the
+ * same pocket is pocketed. */
+static void test_no_pot_for_a_blob_in_a_pocket(void)
+{
+    for (int kind = 0; kind < 2; kind++) {
+        const double fps = 60.0;
+        int pockets = 0;
+        rfix_t f;
+
+        rfix_open(&f, fps, 610 + (uint64_t)kind);
+        for (int k = 0; k < (int)(5.0 * fps); k++) {
+            const double t = k / fps, u = fmin(fmax(t - 1.0, 0.0), 1.0), x = 600.0 + 1000.0 * u - 500.0 * u * u;
+
+            rfix_frame(&f, t, k);
+            rfix_ball(&f, 0, 0, x, 300.0, 0.3, 0.4);
+            rfix_ball(&f, 9, 1, 2000.0, 900.0, 0.3, 0.4);
+            if (kind == 0 && t >= 1.5 && t < 1.75) {
+                rfix_ball(&f, -1, 2, -5.0, 1200.0, 2.0, 1.0);
+            } else if (kind == 1 && t >= 1.2 && t < 1.6) {
+                /* from (400, 1000) toward the corner at 800 mm/s: past the
+                 * mouth line at about 1.53 s */
+                const double w = (t - 1.2) * 800.0 / hypot(400.0, 270.0);
+
+                rfix_ball(&f, -1, 2, 400.0 - 400.0 * w, 1000.0 + 270.0 * w, 0.3, 0.5);
+            } else if ((kind == 0 && t >= 1.75 && t < 2.0) || (kind == 1 && t >= 1.6 && t < 2.0)) {
+                cr_ball_obs_t *o = rfix_ball(&f, -1, 2, kind == 0 ? -5.0 : 20.0, kind == 0 ? 1200.0 : 1250.0, 0.0, 1.0);
+
+                o->status = CR_BALL_GONE;
+            }
+            pockets += rfix_push(&f, false, CR_EV_POCKET, -1);
+        }
+        pockets += rfix_push(&f, true, CR_EV_POCKET, -1);
+        CU_ASSERT_EQUAL(pockets, kind == 0 ? 0 : 1);
+        rfix_close(&f);
+    }
+}
+
 /* Mid-shot, the cue ball speeds up and turns with no ball seen near it. Still
  * rolling at 600 mm/s across the table, it was hit by a ball the tracker did
  * not see (no player strikes a ball crossing the table): no second stroke.
@@ -3072,6 +3112,7 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "close first contact", test_close_first_contact) || !CU_add_test(s, "scratch", test_scratch) ||
         !CU_add_test(s, "off the table", test_off_table) ||
         !CU_add_test(s, "a ball gone unseen is looked for, then pocketed", test_gone_unseen_is_looked_for) ||
+        !CU_add_test(s, "no pot for a blob seen only inside a pocket", test_no_pot_for_a_blob_in_a_pocket) ||
         !CU_add_test(s, "a slow bounce off a cushion is no stop", test_slow_bounce_is_no_stop) ||
         !CU_add_test(s, "a ball lost at a cushion that comes back did not leave the table",
                      test_lost_at_cushion_comes_back) ||

@@ -144,6 +144,7 @@ typedef struct {
                              * (brushed_at(): it may have been struck) */
     double seen_x, seen_y;  /* where it was last seen on the table (seen_on: ever) */
     bool seen_on;
+    bool bed_seen;          /* ever seen on the bed, not only past a pocket's mouth line */
     bool down;              /* GONE with a pocket or off_table event reported */
     bool unseen;            /* GONE in shot unseen_shot before it was seen to move off, nothing
                              * seen of where it went (mark_unseen()), last seen at t_unseen */
@@ -469,6 +470,9 @@ static int cmp_event_t(const void *pa, const void *pb);
 
 static int queue_event(cr_recon_t *rc, const cr_event_t *ev)
 {
+    if (ev->type == CR_EV_POCKET && ev->ball >= NID && ev->ball < NB && !rc->b[ev->ball].bed_seen)
+        return CR_OK; /* a track with no number seen only inside a pocket (a hand or the cue
+                       * over the hole) came from no place on the table: its going is no pot */
     if (rc->nbatch >= QCAP)
         return CR_ERR_FULL;
     rc->batch[rc->nbatch++] = *ev;
@@ -4813,6 +4817,11 @@ static void analyse(cr_recon_t *rc, long a)
             b->seen_y = f->y[i];
             b->seen_on = true;
         }
+        if (f->st[i] == OB_SEEN && !b->bed_seen) {
+            int p = near_pocket(rc, f->x[i], f->y[i], rc->R, NULL);
+
+            b->bed_seen = !(p >= 0 && past_mouth(rc, p, f->x[i], f->y[i]));
+        }
 
         switch (b->state) {
         case B_ABSENT:
@@ -5131,6 +5140,7 @@ static int ball_slot(cr_recon_t *rc, const cr_ball_obs_t *o, double t)
             if (rc->spare_track[k] < 0) {
                 rc->spare_track[k] = o->track;
                 rc->spare_not_cue[k] = o->not_cue;
+                rc->b[k].bed_seen = false;
                 slot = k;
             }
     if (slot < 0)

@@ -562,6 +562,81 @@ static const cr_event_t *find_pair(const cr_event_t *evs, int n, int a, int b, d
     return NULL;
 }
 
+static bool is_pair(const cr_event_t *e, int a, int b)
+{
+    return e->type == CR_EV_COLLISION && ((e->a == a && e->b == b) || (e->a == b && e->b == a));
+}
+
+/* The cue ball drives an object ball resting a few millimetres off a
+ * cushion into it; coming back, the object ball meets the cue ball again
+ * within a frame or two, before either is seen between the contacts. The
+ * second contact is reported (within a frame of the truth's) when the
+ * physics says it happened; none is made up where it did not. */
+static void test_rebound_second_contact(void)
+{
+    static rcase_t c;
+    int truth2 = 0, found2 = 0, extra = 0;
+
+    for (int q = 0; q < 24; q++) {
+        const double fps = q % 2 ? 60.0 : 30.0, gap = (q / 2) % 3 == 0 ? 2.0 : (q / 2) % 3 == 1 ? 6.0 : 12.0;
+        const double cut = ((q / 6) % 4) * 12.0 - 6.0; /* degrees off a full hit: -6, 6, 18, 30 */
+        const double bx = 1500.0, by = 1270.0 - 28.575 - gap, cr = cut * 3.14159265358979323846 / 180.0;
+        setup_t s;
+        int n01 = 0;
+
+        memset(&s, 0, sizeof(s));
+        s.fps = fps;
+        s.balls[1] = (cr_ball_pos_t){1, bx, by};
+        /* the contact point of a cut: the cue ball's centre 2R from the
+         * object ball's, rotated by the cut from the rail's normal */
+        s.balls[0] = (cr_ball_pos_t){0, bx - 57.15 * sin(cr) - 500.0 * sin(cr * 0.5), by - 57.15 * cos(cr) - 500.0};
+        s.balls[2] = (cr_ball_pos_t){2, 600.0, 300.0};
+        s.n = 3;
+        s.speed = 1200.0 + 150.0 * (q % 5);
+        s.heading_deg = atan2(by - 57.15 * cos(cr) - s.balls[0].y, bx - 57.15 * sin(cr) - s.balls[0].x) * 180.0 /
+                        3.14159265358979323846;
+        s.seed = 31 + (uint64_t)q;
+        CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+        {
+            double tt[2] = {NAN, NAN}, tg[2] = {NAN, NAN};
+            int g01 = 0;
+
+            for (int k = 0; k < c.nt; k++)
+                if (is_pair(&c.truth[k], 0, 1) && n01 < 2)
+                    tt[n01++] = c.truth[k].t;
+            for (int k = 0; k < c.ng; k++)
+                if (is_pair(&c.got[k], 0, 1) && g01++ < 2)
+                    tg[g01 - 1] = c.got[k].t;
+            if (n01 == 2) {
+                truth2++;
+                found2 += g01 == 2 && fabs(tg[1] - tt[1]) <= 1.0 / fps;
+            }
+            if (g01 > n01)
+                extra++;
+        }
+        if (getenv("REBOUND_DEBUG")) {
+            printf("\nq %d fps %.0f gap %.0f cut %.0f speed %.0f: truth", q, fps, gap, cut, s.speed);
+            for (int k = 0; k < c.nt; k++)
+                if (c.truth[k].type == CR_EV_COLLISION || c.truth[k].type == CR_EV_CUSHION)
+                    printf(" %s %d/%d %.4f", c.truth[k].type == CR_EV_COLLISION ? "coll" : "cush", c.truth[k].type == CR_EV_COLLISION ? c.truth[k].a : c.truth[k].ball, c.truth[k].b, c.truth[k].t);
+            printf("\n   got");
+            for (int k = 0; k < c.ng; k++)
+                if (c.got[k].type == CR_EV_COLLISION || c.got[k].type == CR_EV_CUSHION)
+                    printf(" %s %d/%d %.4f", c.got[k].type == CR_EV_COLLISION ? "coll" : "cush", c.got[k].type == CR_EV_COLLISION ? c.got[k].a : c.got[k].ball, c.got[k].b, c.got[k].t);
+        }
+    }
+    if (getenv("REBOUND_DEBUG"))
+        printf("\nsecond contacts: truth %d found %d; shots with extra contacts %d\n", truth2, found2, extra);
+    /* 21 of the 24 set-ups make a second contact; a fitted kink alone finds
+     * none of them within a frame. Missed still: those whose second contact
+     * comes over a frame later (the hitter seen between the two), and the
+     * thinner cuts that meet again only with a lively cushion (restitution
+     * over 0.6) */
+    CU_ASSERT(truth2 >= 18);
+    CU_ASSERT(found2 * 10 >= truth2 * 6);
+    CU_ASSERT_EQUAL(extra, 0);
+}
+
 /* A thin, slow hit: the object ball creeps off at a few cm/s and its onset
  * is seen late. It was hit (a collision at the contact time), never
  * touched (no disturbed event, which the rules make a foul). */
@@ -3113,6 +3188,7 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "off the table", test_off_table) ||
         !CU_add_test(s, "a ball gone unseen is looked for, then pocketed", test_gone_unseen_is_looked_for) ||
         !CU_add_test(s, "no pot for a blob seen only inside a pocket", test_no_pot_for_a_blob_in_a_pocket) ||
+        !CU_add_test(s, "a second contact off a cushion moments after the first", test_rebound_second_contact) ||
         !CU_add_test(s, "a slow bounce off a cushion is no stop", test_slow_bounce_is_no_stop) ||
         !CU_add_test(s, "a ball lost at a cushion that comes back did not leave the table",
                      test_lost_at_cushion_comes_back) ||

@@ -213,6 +213,12 @@ struct cr_recon {
     bool pw_on[NB][NB];
     double pw_max[NB][NB], pw_min[NB][NB], pw_tmin[NB][NB];
     int nch;
+    /* rebound_contact() checks waiting for the hitter's velocity after its kink */
+    struct {
+        bool on;
+        int k, b, r;
+        double tc, x, y;
+    } rb_wait[4];
     cr_event_t *q;          /* events waiting to be handed out, in order */
     int nq;
     cr_event_t *batch;      /* events of the frame being analysed */
@@ -944,14 +950,16 @@ static void path_at(cr_recon_t *rc, int i, double t, double *x, double *y)
         seg_eval(&pb, t, x, y);
 }
 
-static int emit_collision(cr_recon_t *rc, int a, int b, double t, double conf)
+/* again: a second contact of the pair moments after one reported (its time
+ * inferred, not refined; only the same contact twice is dropped) */
+static int emit_collision_ex(cr_recon_t *rc, int a, int b, double t, double conf, bool again)
 {
     cr_event_t ev;
     double ax, ay, bx, by, d;
 
-    if (conf >= 0.9)
+    if (conf >= 0.9 && !again)
         t = refine_contact(rc, a, b, t);
-    if (recent_has(rc, a, b, t, 3.0 * rc->dt))
+    if (recent_has(rc, a, b, t, again ? 0.002 : 3.0 * rc->dt))
         return CR_OK;
     if (b == CR_BALL_CUE) {
         int k = a;
@@ -980,6 +988,11 @@ static int emit_collision(cr_recon_t *rc, int a, int b, double t, double conf)
     forgive_waver(rc, a, t);
     forgive_waver(rc, b, t);
     return queue_event(rc, &ev);
+}
+
+static int emit_collision(cr_recon_t *rc, int a, int b, double t, double conf)
+{
+    return emit_collision_ex(rc, a, b, t, conf, false);
 }
 
 static int emit_cushion_conf(cr_recon_t *rc, int ball, cr_rail_t rail, double t, double x, double y, double conf)
@@ -3243,6 +3256,173 @@ static bool reaches_near_cushion(const cr_recon_t *rc, double v_in, double gap)
     return gap < rc->R && v_in * v_in > 2.0 * rc->p.accel_max_mm_s2 * gap;
 }
 
+/* The velocity ball k was seen to leave with after a kink in [lo, hi]: the
+ * kink's (this frame's changes), else its current segment when that began
+ * then. False when neither is known. */
+static bool velocity_after(cr_recon_t *rc, int k, double lo, double hi, double v[2])
+{
+    rball_t *b = &rc->b[k];
+    const seg_t *s;
+    int q;
+
+    for (q = 0; q < rc->nch; q++)
+        if (rc->ch[q].ball == k && rc->ch[q].kind == CH_KINK && rc->ch[q].t >= lo && rc->ch[q].t <= hi) {
+            v[0] = rc->ch[q].vout[0];
+            v[1] = rc->ch[q].vout[1];
+            return true;
+        }
+    if (b->nh == 0 || b->state != B_MOVING)
+        return false;
+    s = cur_seg(b);
+    if (s->rest || s->n < 2 || s->t0 < lo || s->t0 > hi)
+        return false;
+    seg_vel(s, s->t0, &v[0], &v[1]);
+    return true;
+}
+
+/* The collision of a and b queued near t (this frame's or waiting), or NULL. */
+static cr_event_t *queued_collision(cr_recon_t *rc, int a, int b, double t, double win)
+{
+    int q;
+
+    for (q = 0; q < rc->nbatch + rc->nq; q++) {
+        cr_event_t *e = q < rc->nbatch ? &rc->batch[q] : &rc->q[q - rc->nbatch];
+
+        if (e->type == CR_EV_COLLISION && ((e->a == a && e->b == b) || (e->a == b && e->b == a)) && fabs(e->t - t) <= win)
+            return e;
+    }
+    return NULL;
+}
+
+/* Ball b (c->ball), at rest at (c->x, c->y) a few millimetres off cushion
+ * r, was struck by the moving ball k near tc and sent into that cushion.
+ * Coming back off it, it meets k again when k's path after the blow is
+ * still in its way, all within a frame or two; the frames see one kink of
+ * k. From the physics: k's approach reached 2R from b at t1; equal masses,
+ * so b left along the line of centres l with k's speed along it, vb, and k
+ * went on with its velocity less that; b turned at the cushion with a
+ * restitution anywhere in 0.6-0.95 (over some hundredths of a second both
+ * paths are straight: the cloth changes a speed by a few mm/s in that
+ * time). When every restitution in that range brings the two to 2R within
+ * 0.1 s, and k's velocity seen after the kink has the push away from b that
+ * the second blow gives (at least half of it, and more than draw on k could
+ * give it meanwhile), the second contact is reported, timed at the middle
+ * restitution, and the first is timed at t1 (the kink fitted to both
+ * contacts lies between them). Neither alone will do: the paths say whether
+ * it can happen, the velocity seen after whether it did. */
+static bool rebound_contact(cr_recon_t *rc, int k, int b, double bx, double by, double tc, int r)
+{
+    const double es[3] = {0.6, 0.775, 0.95}, H = 0.1;
+    const seg_t *ap = seg_at(&rc->b[k], tc - 0.5 * rc->dt);
+    seg_t rb;
+    double t1, t2[3], dmin, tmin, ph[2], l[2], hv[2], vb, nx, ny, vn, gap, t_r, u[2], vo[2], m2[2] = {0, 0},
+                                                                                       vr2[2] = {0, 0};
+    bool frozen;
+    int q;
+
+    if (!ap || ap->rest)
+        return true;
+    rest_seg(&rb, tc - 1.0, bx, by);
+    t1 = contact_time(ap, &rb, tc - 4.0 * rc->dt, tc + rc->dt, 2.0 * rc->R, &frozen, &dmin, &tmin);
+    if (!isfinite(t1) || frozen)
+        return true;
+    seg_eval(ap, t1, &ph[0], &ph[1]);
+    seg_vel(ap, t1, &hv[0], &hv[1]);
+    l[0] = (bx - ph[0]) / (2.0 * rc->R);
+    l[1] = (by - ph[1]) / (2.0 * rc->R);
+    vb = hv[0] * l[0] + hv[1] * l[1];
+    rail_normal(r, &nx, &ny);
+    vn = vb * (l[0] * nx + l[1] * ny); /* < 0: into the cushion */
+    gap = fmax(0.0, rail_dist(rc, r, bx, by) - rc->R);
+    if (!(vb > 0) || !(vn < -1.0))
+        return true;
+    if (!velocity_after(rc, k, t1 - rc->dt, t1 + 6.0 * rc->dt, vo))
+        return false; /* k's kink not seen yet */
+    t_r = t1 + gap / -vn;
+    u[0] = hv[0] - vb * l[0];
+    u[1] = hv[1] - vb * l[1];
+    for (q = 0; q < 3; q++) {
+        const double vr[2] = {vb * l[0] - (1.0 + es[q]) * vn * nx, vb * l[1] - (1.0 + es[q]) * vn * ny};
+        const double pr[2] = {bx + vb * l[0] * (t_r - t1), by + vb * l[1] * (t_r - t1)};
+        double t;
+
+        t2[q] = NAN;
+        for (t = t_r; t <= t_r + H; t += 0.0002) {
+            double dx = pr[0] + vr[0] * (t - t_r) - (ph[0] + u[0] * (t - t1)),
+                   dy = pr[1] + vr[1] * (t - t_r) - (ph[1] + u[1] * (t - t1));
+
+            if (dx * (vr[0] - u[0]) + dy * (vr[1] - u[1]) < 0 && hypot(dx, dy) <= 2.0 * rc->R) {
+                t2[q] = t;
+                if (q == 1) {
+                    m2[0] = dx / hypot(dx, dy);
+                    m2[1] = dy / hypot(dx, dy);
+                    vr2[0] = vr[0];
+                    vr2[1] = vr[1];
+                }
+                break;
+            }
+        }
+        if (!isfinite(t2[q]))
+            return true;
+    }
+    {
+        /* the second blow pushes k along -m2 by w (the normal components
+         * trade); draw on k pulls it back at up to about 2 m/s^2 over the
+         * frames its velocity after was measured on */
+        const double w = (u[0] - vr2[0]) * m2[0] + (u[1] - vr2[1]) * m2[1];
+        const double push = -((vo[0] - u[0]) * m2[0] + (vo[1] - u[1]) * m2[1]);
+        cr_event_t *first;
+
+        if (!(w > 0) || !(push >= 0.5 * w) || !(push >= 2000.0 * 3.0 * rc->dt + 50.0))
+            return true;
+        first = queued_collision(rc, k, b, tc, 3.0 * rc->dt);
+        if (first && fabs(first->t - t1) > 0.25 * rc->dt) {
+            for (q = 0; q < rc->n_recent; q++)
+                if (((rc->recent[q].a == k && rc->recent[q].b == b) || (rc->recent[q].a == b && rc->recent[q].b == k)) &&
+                    rc->recent[q].t == first->t)
+                    rc->recent[q].t = t1;
+            if (rc->first_done && rc->t_first == first->t)
+                rc->t_first = t1;
+            first->t = t1;
+        }
+        emit_collision_ex(rc, k, b, t2[1], 0.8, true);
+    }
+    return true;
+}
+
+/* Checks rebound_contact() for ball b, struck at rest (its change c) by k
+ * at tc and sent into cushion r: now, or once k's kink is seen (within six
+ * frames). */
+static void rebound_check(cr_recon_t *rc, const change_t *c, int k, double tc, int r)
+{
+    double bx = c->before.rest ? c->before.p[0] : c->x, by = c->before.rest ? c->before.p[1] : c->y;
+
+    if (!rebound_contact(rc, k, c->ball, bx, by, tc, r))
+        for (int q = 0; q < 4; q++)
+            if (!rc->rb_wait[q].on) {
+                rc->rb_wait[q].on = true;
+                rc->rb_wait[q].k = k;
+                rc->rb_wait[q].b = c->ball;
+                rc->rb_wait[q].r = r;
+                rc->rb_wait[q].tc = tc;
+                rc->rb_wait[q].x = bx;
+                rc->rb_wait[q].y = by;
+                break;
+            }
+}
+
+/* The waiting rebound checks at frame time t: done once k's velocity after
+ * is known, dropped six frames after the blow. */
+static void rebound_waiting(cr_recon_t *rc, double t)
+{
+    for (int q = 0; q < 4; q++)
+        if (rc->rb_wait[q].on &&
+            (rebound_contact(rc, rc->rb_wait[q].k, rc->rb_wait[q].b, rc->rb_wait[q].x, rc->rb_wait[q].y, rc->rb_wait[q].tc,
+                             rc->rb_wait[q].r) ||
+             t > rc->rb_wait[q].tc + 6.0 * rc->dt))
+            rc->rb_wait[q].on = false;
+}
+
 /* A ball resting near a cushion, struck toward it, that is first seen
  * moving away from it has been to the cushion and back in between (it is
  * all over within a frame or two when the gap is small): the cushion
@@ -3308,6 +3488,7 @@ static void bounce_after_blow(cr_recon_t *rc, const change_t *c, int k, double t
         x += lx * gap / -bin;
         y += ly * gap / -bin;
         emit_cushion(rc, c->ball, (cr_rail_t)r, t, x, y);
+        rebound_check(rc, c, k, tc, r);
     }
 }
 
@@ -4966,6 +5147,7 @@ static void analyse(cr_recon_t *rc, long a)
         }
     }
     resolve_changes(rc);
+    rebound_waiting(rc, f->t);
     pair_watch(rc, a);
     if (n_reloc >= 3)
         for (i = NID; i < NB; i++)

@@ -65,6 +65,9 @@
 #define HUNG_UNSEEN_S 0.3 /* a ball at rest past a mouth line, unseen this long, dropped */
 #define FROZEN_STRUCK_MM_S 300.0 /* a ball struck through the cue ball frozen to it leaves faster */
 #define RC_MAX 64       /* samples of one ball in a contact refinement */
+#define ROLL_N 64       /* natural stops kept to measure the cloth's rolling resistance */
+#define ROLL_MIN 5      /* ... and how many before the measure is used */
+#define ROLL_SLACK 1.5  /* a rolling ball slows by at most this much more than measured */
 
 enum { OB_NONE = 0, OB_SEEN, OB_HIDDEN, OB_GONE };
 enum { B_ABSENT = 0, B_REST, B_MOVING, B_GONE, B_LOST };
@@ -213,6 +216,10 @@ struct cr_recon {
     bool pw_on[NB][NB];
     double pw_max[NB][NB], pw_min[NB][NB], pw_tmin[NB][NB];
     int nch;
+    /* the decelerations of well-seen balls that rolled to a stop in the
+     * open (learn_roll()): the cloth's rolling resistance, measured */
+    double roll_dec[ROLL_N];
+    int n_roll;
     /* rebound_contact() checks waiting for the hitter's velocity after its kink */
     struct {
         bool on;
@@ -1806,19 +1813,59 @@ static bool is_still(cr_recon_t *rc, int i, long a, double *mx, double *my)
     return true;
 }
 
+/* The cloth's rolling resistance as measured (mm/s^2): the median of the
+ * stops learned, or NAN before ROLL_MIN of them. */
+static double roll_decel(const cr_recon_t *rc)
+{
+    double d[ROLL_N];
+    int n = rc->n_roll < ROLL_N ? rc->n_roll : ROLL_N;
+
+    if (n < ROLL_MIN)
+        return NAN;
+    memcpy(d, rc->roll_dec, sizeof(double) * (size_t)n);
+    qsort(d, (size_t)n, sizeof(double), cmp_double);
+    return n % 2 ? d[n / 2] : 0.5 * (d[n / 2 - 1] + d[n / 2]);
+}
+
+/* Whether a ball running out from (x, y) along unit u for len mm meets a
+ * cushion or a resting ball (then they may stop it sooner than the cloth). */
+static bool runout_blocked(const cr_recon_t *rc, int i, double x, double y, const double u[2], double len)
+{
+    for (double s = 0.0; s <= len + 1e-9; s += fmax(1.0, len / 32.0)) {
+        const double px = x + u[0] * s, py = y + u[1] * s;
+
+        for (int r = 0; r < CR_RAIL_COUNT; r++)
+            if (cush_dist(rc, r, px, py) <= rc->R + 5.0)
+                return true;
+        for (int j = 0; j < NB; j++)
+            if (j != i && rc->b[j].state == B_REST && hypot(px - rc->b[j].rx, py - rc->b[j].ry) <= 2.0 * rc->R + 5.0)
+                return true;
+    }
+    return false;
+}
+
 /* When a ball that looks still stopped: its motion over the last 0.5 s
  * fitted with constant deceleration (rolling resistance) and run out to zero
  * speed. A ball creeps the last millimetres for a few tenths of a second;
  * the result may lie after frame a (then it has not stopped yet). Falls
- * back to the middle of the still window. */
-static double stop_time(cr_recon_t *rc, int i, long a, double *ts)
+ * back to the middle of the still window.
+ * A rolling ball slows by the cloth's rolling resistance alone; where the
+ * fit says it slowed faster (a poorly seen ball whose last creep hides in
+ * its noise) and nothing lies on its way to stop it sooner, the motion is
+ * fitted again with the deceleration held at ROLL_SLACK times the measured
+ * resistance, and runs out later. *dec: the fitted deceleration when this
+ * stop can measure the cloth (a well-seen ball rolling over the whole
+ * window, from 40 mm/s or more; else NAN). */
+static double stop_time(cr_recon_t *rc, int i, long a, double *ts, double *dec)
 {
     rball_t *b = &rc->b[i];
-    double t[128], x[128], y[128], w[128], ta = frm(rc, a)->t, sp, ap, fb = ta - 0.5 * rc->p.still_s;
+    double t[128], x[128], y[128], w[128], ta = frm(rc, a)->t, sp, ap, fb = ta - 0.5 * rc->p.still_s, ss = 0.0,
+                                                                          lim = ROLL_SLACK * roll_decel(rc);
     int n = 0;
     long k;
     seg_t s;
 
+    *dec = NAN;
     for (k = a; k >= b->seg_from && frame_ok(rc, k) && n < 128; k--) {
         rframe_t *f = frm(rc, k);
 
@@ -1830,6 +1877,7 @@ static double stop_time(cr_recon_t *rc, int i, long a, double *ts)
         x[n] = f->x[i];
         y[n] = f->y[i];
         w[n] = 1.0;
+        ss += sig(rc, f->s[i]);
         n++;
     }
     *ts = fb;
@@ -1839,15 +1887,56 @@ static double stop_time(cr_recon_t *rc, int i, long a, double *ts)
     if (sp < 1e-6)
         return *ts;
     ap = (s.a[0] * s.v[0] + s.a[1] * s.v[1]) / sp; /* along the motion; < 0 slowing */
+    if (n >= 15 && ss / n <= 0.6 && t[0] - t[n - 1] >= 0.4 && sp >= 40.0 && ap < 0 && cur_seg(b)->t0 <= t[n - 1])
+        *dec = -ap;
     if (ap < -1.0) {
         double t_s = s.tr + sp / -ap;
 
+        if (isfinite(lim) && -ap > lim) {
+            /* held at lim along the fitted direction u: x + lim u tau^2 / 2
+             * = p + u v tau, for p and v */
+            const double u[2] = {s.v[0] / sp, s.v[1] / sp};
+            double m[3][3] = {{0}}, r[3] = {0, 0, 0};
+
+            for (k = 0; k < n; k++) {
+                const double tau = t[k] - s.tr, X = x[k] + 0.5 * lim * u[0] * tau * tau,
+                             Y = y[k] + 0.5 * lim * u[1] * tau * tau, fx[3] = {1.0, 0.0, u[0] * tau},
+                             fy[3] = {0.0, 1.0, u[1] * tau};
+
+                for (int p = 0; p < 3; p++) {
+                    for (int q = 0; q < 3; q++)
+                        m[p][q] += fx[p] * fx[q] + fy[p] * fy[q];
+                    r[p] += fx[p] * X + fy[p] * Y;
+                }
+            }
+            if (cr_vision_solve(m, r, 3) && r[2] > 0) {
+                /* it stops at tl, rem further on from where it is now */
+                const double tl = s.tr + r[2] / lim, tn = fmin(ta, tl) - s.tr, dn = r[2] * tn - 0.5 * lim * tn * tn,
+                             rem = 0.5 * r[2] * r[2] / lim - dn;
+
+                if (tl > t_s && !runout_blocked(rc, i, r[0] + u[0] * dn, r[1] + u[1] * dn, u, rem))
+                    t_s = tl;
+            }
+        }
         if (t_s > ta + 0.4)
             t_s = ta + 0.4;
         if (t_s > fb)
             *ts = t_s;
     }
     return *ts;
+}
+
+/* A ball came to rest at (x, y), its stop fitted with deceleration dec
+ * (stop_time()): out in the open (no cushion or resting ball within a few
+ * millimetres of touching), it measures the cloth. */
+static void learn_roll(cr_recon_t *rc, int i, double x, double y, double dec)
+{
+    const double u[2] = {1.0, 0.0};
+
+    if (!isfinite(dec) || runout_blocked(rc, i, x, y, u, 0.0))
+        return;
+    rc->roll_dec[rc->n_roll % ROLL_N] = dec;
+    rc->n_roll++;
 }
 
 /* The fastest a still rolling cue ball is struck again by the cue, mm/s:
@@ -2911,9 +3000,10 @@ static void analyse_moving(cr_recon_t *rc, int i, long a)
     *s = m;
     graze_cushions(rc, i, a);
     {
-        double mx, my, vx, vy, ts;
+        double mx, my, vx, vy, ts, dec;
 
-        if (is_still(rc, i, a, &mx, &my) && stop_time(rc, i, a, &ts) <= f->t) {
+        if (is_still(rc, i, a, &mx, &my) && stop_time(rc, i, a, &ts, &dec) <= f->t) {
+            learn_roll(rc, i, mx, my, dec);
             seg_vel(s, f->t - rc->p.still_s, &vx, &vy);
             came_to_rest_on_cushion(rc, i, s, ts, mx, my);
             b->state = B_REST;

@@ -1831,6 +1831,9 @@ static double roll_decel(const cr_recon_t *rc)
  * cushion or a resting ball (then they may stop it sooner than the cloth). */
 static bool runout_blocked(const cr_recon_t *rc, int i, double x, double y, const double u[2], double len)
 {
+    if (!(len >= 0.0))
+        return true;
+    len = fmin(len, rc->tab.length_mm); /* no run-out is longer than the table */
     for (double s = 0.0; s <= len + 1e-9; s += fmax(1.0, len / 32.0)) {
         const double px = x + u[0] * s, py = y + u[1] * s;
 
@@ -1933,7 +1936,9 @@ static void learn_roll(cr_recon_t *rc, int i, double x, double y, double dec)
 {
     const double u[2] = {1.0, 0.0};
 
-    if (!isfinite(dec) || runout_blocked(rc, i, x, y, u, 0.0))
+    /* a cloth slows a rolling ball by some 50-150 mm/s^2: far outside that
+     * range is a fit gone wrong, not a measure */
+    if (!isfinite(dec) || dec < 10.0 || dec > 1000.0 || runout_blocked(rc, i, x, y, u, 0.0))
         return;
     rc->roll_dec[rc->n_roll % ROLL_N] = dec;
     rc->n_roll++;

@@ -551,20 +551,19 @@ static int count(const cr_event_t *evs, int n, cr_event_type_t type, int ball)
     return m;
 }
 
+/* Whether an event is a collision between a and b. */
+static bool is_pair(const cr_event_t *e, int a, int b)
+{
+    return e->type == CR_EV_COLLISION && ((e->a == a && e->b == b) || (e->a == b && e->b == a));
+}
+
 /* A collision between a and b in a list within tol of t (t NAN: any time). */
 static const cr_event_t *find_pair(const cr_event_t *evs, int n, int a, int b, double t, double tol)
 {
     for (int k = 0; k < n; k++)
-        if (evs[k].type == CR_EV_COLLISION &&
-            ((evs[k].a == a && evs[k].b == b) || (evs[k].a == b && evs[k].b == a)) &&
-            (isnan(t) || fabs(evs[k].t - t) <= tol))
+        if (is_pair(&evs[k], a, b) && (isnan(t) || fabs(evs[k].t - t) <= tol))
             return &evs[k];
     return NULL;
-}
-
-static bool is_pair(const cr_event_t *e, int a, int b)
-{
-    return e->type == CR_EV_COLLISION && ((e->a == a && e->b == b) || (e->a == b && e->b == a));
 }
 
 /* The cue ball drives an object ball resting a few millimetres off a

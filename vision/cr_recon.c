@@ -68,6 +68,7 @@
 #define ROLL_N 64       /* natural stops kept to measure the cloth's rolling resistance */
 #define ROLL_MIN 5      /* ... and how many before the measure is used */
 #define ROLL_SLACK 1.5  /* a rolling ball slows by at most this much more than measured */
+#define RB_WAIT 4       /* rebound checks that may wait for a striker's kink at once */
 
 enum { OB_NONE = 0, OB_SEEN, OB_HIDDEN, OB_GONE };
 enum { B_ABSENT = 0, B_REST, B_MOVING, B_GONE, B_LOST };
@@ -220,12 +221,13 @@ struct cr_recon {
      * open (learn_roll()): the cloth's rolling resistance, measured */
     double roll_dec[ROLL_N];
     int n_roll;
+    double roll_med;        /* their median once ROLL_MIN are kept, else NAN */
     /* rebound_contact() checks waiting for the hitter's velocity after its kink */
     struct {
         bool on;
         int k, b, r;
         double tc, x, y;
-    } rb_wait[4];
+    } rb_wait[RB_WAIT];
     cr_event_t *q;          /* events waiting to be handed out, in order */
     int nq;
     cr_event_t *batch;      /* events of the frame being analysed */
@@ -500,6 +502,12 @@ static int ev_shot_for_contact(const cr_recon_t *rc)
     return rc->shot >= 0 ? rc->shot : -1;
 }
 
+/* Whether {x, y} is the pair {a, b}, in either order. */
+static bool same_pair(int x, int y, int a, int b)
+{
+    return (x == a && y == b) || (x == b && y == a);
+}
+
 static bool recent_has(const cr_recon_t *rc, int a, int b, double t, double win)
 {
     int k;
@@ -507,7 +515,7 @@ static bool recent_has(const cr_recon_t *rc, int a, int b, double t, double win)
     for (k = 0; k < rc->n_recent; k++) {
         const recent_t *r = &rc->recent[k];
 
-        if (((r->a == a && r->b == b) || (r->a == b && r->b == a)) && fabs(r->t - t) <= win)
+        if (same_pair(r->a, r->b, a, b) && fabs(r->t - t) <= win)
             return true;
     }
     return false;
@@ -1267,6 +1275,7 @@ int cr_recon_create(const cr_table_t *t, const cr_recon_params_t *p, cr_recon_t 
     rc->dh_ball = -1;
     rc->t_settled = NAN;
     rc->t_back = NAN;
+    rc->roll_med = NAN;
     for (int k = 0; k < NB; k++) {
         rc->spare_track[k] = rc->spare_id[k] = rc->spare_named[k] = -1;
         rc->spare_since[k] = 0.0;
@@ -1813,37 +1822,29 @@ static bool is_still(cr_recon_t *rc, int i, long a, double *mx, double *my)
     return true;
 }
 
-/* The cloth's rolling resistance as measured (mm/s^2): the median of the
- * stops learned, or NAN before ROLL_MIN of them. */
-static double roll_decel(const cr_recon_t *rc)
+/* Whether ball i at (x, y) is within a few millimetres of touching a
+ * cushion or a resting ball (which may stop it sooner than the cloth). */
+static bool near_stop(const cr_recon_t *rc, int i, double x, double y)
 {
-    double d[ROLL_N];
-    int n = rc->n_roll < ROLL_N ? rc->n_roll : ROLL_N;
-
-    if (n < ROLL_MIN)
-        return NAN;
-    memcpy(d, rc->roll_dec, sizeof(double) * (size_t)n);
-    qsort(d, (size_t)n, sizeof(double), cmp_double);
-    return n % 2 ? d[n / 2] : 0.5 * (d[n / 2 - 1] + d[n / 2]);
+    for (int r = 0; r < CR_RAIL_COUNT; r++)
+        if (cush_dist(rc, r, x, y) <= rc->R + 5.0)
+            return true;
+    for (int j = 0; j < NB; j++)
+        if (j != i && rc->b[j].state == B_REST && hypot(x - rc->b[j].rx, y - rc->b[j].ry) <= 2.0 * rc->R + 5.0)
+            return true;
+    return false;
 }
 
 /* Whether a ball running out from (x, y) along unit u for len mm meets a
- * cushion or a resting ball (then they may stop it sooner than the cloth). */
+ * cushion or a resting ball on the way. */
 static bool runout_blocked(const cr_recon_t *rc, int i, double x, double y, const double u[2], double len)
 {
     if (!(len >= 0.0))
         return true;
     len = fmin(len, rc->tab.length_mm); /* no run-out is longer than the table */
-    for (double s = 0.0; s <= len + 1e-9; s += fmax(1.0, len / 32.0)) {
-        const double px = x + u[0] * s, py = y + u[1] * s;
-
-        for (int r = 0; r < CR_RAIL_COUNT; r++)
-            if (cush_dist(rc, r, px, py) <= rc->R + 5.0)
-                return true;
-        for (int j = 0; j < NB; j++)
-            if (j != i && rc->b[j].state == B_REST && hypot(px - rc->b[j].rx, py - rc->b[j].ry) <= 2.0 * rc->R + 5.0)
-                return true;
-    }
+    for (double s = 0.0; s <= len + 1e-9; s += fmax(1.0, len / 32.0))
+        if (near_stop(rc, i, x + u[0] * s, y + u[1] * s))
+            return true;
     return false;
 }
 
@@ -1863,7 +1864,7 @@ static double stop_time(cr_recon_t *rc, int i, long a, double *ts, double *dec)
 {
     rball_t *b = &rc->b[i];
     double t[128], x[128], y[128], w[128], ta = frm(rc, a)->t, sp, ap, fb = ta - 0.5 * rc->p.still_s, ss = 0.0,
-                                                                          lim = ROLL_SLACK * roll_decel(rc);
+                                                                          lim = ROLL_SLACK * rc->roll_med;
     int n = 0;
     long k;
     seg_t s;
@@ -1934,14 +1935,22 @@ static double stop_time(cr_recon_t *rc, int i, long a, double *ts, double *dec)
  * millimetres of touching), it measures the cloth. */
 static void learn_roll(cr_recon_t *rc, int i, double x, double y, double dec)
 {
-    const double u[2] = {1.0, 0.0};
+    double d[ROLL_N];
+    int n;
 
     /* a cloth slows a rolling ball by some 50-150 mm/s^2: far outside that
      * range is a fit gone wrong, not a measure */
-    if (!isfinite(dec) || dec < 10.0 || dec > 1000.0 || runout_blocked(rc, i, x, y, u, 0.0))
+    if (!isfinite(dec) || dec < 10.0 || dec > 1000.0 || near_stop(rc, i, x, y))
         return;
     rc->roll_dec[rc->n_roll % ROLL_N] = dec;
     rc->n_roll++;
+    /* the cloth's rolling resistance: the median of those kept */
+    n = rc->n_roll < ROLL_N ? rc->n_roll : ROLL_N;
+    if (n < ROLL_MIN)
+        return;
+    memcpy(d, rc->roll_dec, sizeof(double) * (size_t)n);
+    qsort(d, (size_t)n, sizeof(double), cmp_double);
+    rc->roll_med = n % 2 ? d[n / 2] : 0.5 * (d[n / 2 - 1] + d[n / 2]);
 }
 
 /* The fastest a still rolling cue ball is struck again by the cue, mm/s:
@@ -3383,7 +3392,7 @@ static cr_event_t *queued_collision(cr_recon_t *rc, int a, int b, double t, doub
     for (q = 0; q < rc->nbatch + rc->nq; q++) {
         cr_event_t *e = q < rc->nbatch ? &rc->batch[q] : &rc->q[q - rc->nbatch];
 
-        if (e->type == CR_EV_COLLISION && ((e->a == a && e->b == b) || (e->a == b && e->b == a)) && fabs(e->t - t) <= win)
+        if (e->type == CR_EV_COLLISION && same_pair(e->a, e->b, a, b) && fabs(e->t - t) <= win)
             return e;
     }
     return NULL;
@@ -3473,8 +3482,7 @@ static bool rebound_contact(cr_recon_t *rc, int k, int b, double bx, double by, 
         first = queued_collision(rc, k, b, tc, 3.0 * rc->dt);
         if (first && fabs(first->t - t1) > 0.25 * rc->dt) {
             for (q = 0; q < rc->n_recent; q++)
-                if (((rc->recent[q].a == k && rc->recent[q].b == b) || (rc->recent[q].a == b && rc->recent[q].b == k)) &&
-                    rc->recent[q].t == first->t)
+                if (same_pair(rc->recent[q].a, rc->recent[q].b, k, b) && rc->recent[q].t == first->t)
                     rc->recent[q].t = t1;
             if (rc->first_done && rc->t_first == first->t)
                 rc->t_first = t1;
@@ -3493,7 +3501,7 @@ static void rebound_check(cr_recon_t *rc, const change_t *c, int k, double tc, i
     double bx = c->before.rest ? c->before.p[0] : c->x, by = c->before.rest ? c->before.p[1] : c->y;
 
     if (!rebound_contact(rc, k, c->ball, bx, by, tc, r))
-        for (int q = 0; q < 4; q++)
+        for (int q = 0; q < RB_WAIT; q++)
             if (!rc->rb_wait[q].on) {
                 rc->rb_wait[q].on = true;
                 rc->rb_wait[q].k = k;
@@ -3510,7 +3518,7 @@ static void rebound_check(cr_recon_t *rc, const change_t *c, int k, double tc, i
  * is known, dropped six frames after the blow. */
 static void rebound_waiting(cr_recon_t *rc, double t)
 {
-    for (int q = 0; q < 4; q++)
+    for (int q = 0; q < RB_WAIT; q++)
         if (rc->rb_wait[q].on &&
             (rebound_contact(rc, rc->rb_wait[q].k, rc->rb_wait[q].b, rc->rb_wait[q].x, rc->rb_wait[q].y, rc->rb_wait[q].tc,
                              rc->rb_wait[q].r) ||
@@ -4754,6 +4762,14 @@ static void resolve_changes(cr_recon_t *rc)
  * before they were seen to move off) that have not been found again: each left the bed. It went into a pocket far more often than over
  * a rail, and which pocket was not seen: the one nearest where it was last
  * seen, with confidence 0.5 (EVENTS.md). */
+/* Whether ball i went unseen in this shot and has not been found since. */
+static bool gone_unseen(const cr_recon_t *rc, int i)
+{
+    const rball_t *b = &rc->b[i];
+
+    return b->unseen && b->state == B_GONE && b->unseen_shot == rc->shot;
+}
+
 static void unseen_pockets(cr_recon_t *rc)
 {
     int i;
@@ -4761,10 +4777,8 @@ static void unseen_pockets(cr_recon_t *rc)
     for (i = 0; i < NID; i++) {
         rball_t *b = &rc->b[i];
         cr_event_t ev;
-        double best = INFINITY;
-        int p;
 
-        if (!b->unseen || b->state != B_GONE || b->unseen_shot != rc->shot)
+        if (!gone_unseen(rc, i))
             continue;
         b->unseen = false;
         /* another ball came onto the table since it was last seen (one
@@ -4773,15 +4787,8 @@ static void unseen_pockets(cr_recon_t *rc)
         if (!isnan(rc->t_back) && rc->t_back > b->t_unseen && rc->back_ball != i)
             continue;
         cr_event_init(&ev, CR_EV_POCKET);
-        for (p = 0; p < CR_POCKET_COUNT; p++) {
-            cr_point_t c = cr_table_pocket_point(&rc->tab, (cr_pocket_t)p);
-            double d = b->seen_on ? hypot(c.x - b->seen_x, c.y - b->seen_y) : hypot(c.x - b->rx, c.y - b->ry);
-
-            if (d < best) {
-                best = d;
-                ev.pocket = (cr_pocket_t)p;
-            }
-        }
+        ev.pocket = (cr_pocket_t)(b->seen_on ? near_pocket(rc, b->seen_x, b->seen_y, INFINITY, NULL)
+                                             : near_pocket(rc, b->rx, b->ry, INFINITY, NULL));
         ev.t = b->t_unseen; /* when it dropped is not known: when it was last seen */
         ev.shot = rc->shot;
         ev.ball = i;
@@ -4816,7 +4823,7 @@ static bool unseen_wait(cr_recon_t *rc, double t_now, bool final)
     int i;
 
     for (i = 0; i < NID; i++)
-        if (rc->b[i].unseen && rc->b[i].state == B_GONE && rc->b[i].unseen_shot == rc->shot)
+        if (gone_unseen(rc, i))
             break;
     if (i == NID || final) {
         rc->t_settled = NAN;

@@ -464,6 +464,41 @@ static void cr_shuffle(uint64_t *state, int *a, int n)
 #define CR_SLOT_BACK_LEFT 10  /* 15-ball triangle, row 4, k = 0 */
 #define CR_SLOT_BACK_RIGHT 14 /* 15-ball triangle, row 4, k = 4 */
 
+/* The number the rules always rack on slot i of a game's n slots, or -1:
+ * 8-ball the 8 in the middle of the third row; 9-ball (WPA 2008 section 2)
+ * the 1 at the apex and the 9 in the centre of the diamond, 10-ball (WPA
+ * 10-ball 2009) the 1 at the apex and the 10 in the middle of the third
+ * row: both centre balls sit in slot 4. */
+static int rack_fixed_id(cr_game_t game, int n, int i)
+{
+    switch (game) {
+    case CR_GAME_8BALL:
+        return i == CR_SLOT_ROW3_MIDDLE ? 8 : -1;
+    case CR_GAME_9BALL:
+    case CR_GAME_10BALL:
+        return i == 0 ? 1 : i == CR_SLOT_ROW3_MIDDLE ? n : -1; /* 9 or 10: the highest ball */
+    default:
+        return -1;
+    }
+}
+
+int cr_table_rack_fixed(const cr_table_t *t, cr_game_t game, cr_edition_t ed, cr_ball_pos_t *out, int cap)
+{
+    cr_point_t slots[CR_TABLE_RACK_MAX];
+    int n = cr_table_rack_slots(t, game, ed, slots, CR_TABLE_RACK_MAX), i;
+
+    if (n < 0)
+        return n;
+    if (!out || cap < n)
+        return CR_ERR_FULL;
+    for (i = 0; i < n; i++) {
+        out[i].id = rack_fixed_id(game, n, i);
+        out[i].x = slots[i].x;
+        out[i].y = slots[i].y;
+    }
+    return n;
+}
+
 int cr_table_rack(const cr_table_t *t, cr_game_t game, cr_edition_t ed, uint64_t seed, cr_ball_pos_t *out, int cap)
 {
     cr_point_t slots[CR_TABLE_RACK_MAX];
@@ -481,7 +516,7 @@ int cr_table_rack(const cr_table_t *t, cr_game_t game, cr_edition_t ed, uint64_t
         return CR_ERR_FULL;
 
     for (i = 0; i < n; i++)
-        ids[i] = -1; /* slot still free */
+        ids[i] = rack_fixed_id(game, n, i);
     switch (game) {
     case CR_GAME_8BALL: {
         /* 8-ball racking (WPA 2008 section 3, RULES.md §5.6): the 8 in the
@@ -491,7 +526,6 @@ int cr_table_rack(const cr_table_t *t, cr_game_t game, cr_edition_t ed, uint64_t
         int stripe = 9 + cr_rand_below(&state, 7); /* 9..15 */
         bool solid_left = cr_rand_below(&state, 2) == 0;
 
-        ids[CR_SLOT_ROW3_MIDDLE] = 8;
         ids[CR_SLOT_BACK_LEFT] = solid_left ? solid : stripe;
         ids[CR_SLOT_BACK_RIGHT] = solid_left ? stripe : solid;
         for (i = 1; i <= CR_BALL_MAX; i++) {
@@ -505,9 +539,7 @@ int cr_table_rack(const cr_table_t *t, cr_game_t game, cr_edition_t ed, uint64_t
          * centre of the diamond. */
     case CR_GAME_10BALL:
         /* 10-ball racking (WPA 10-ball 2009): 1 at the apex, 10 in the
-         * middle of the third row. Both centre balls sit in slot 4. */
-        ids[0] = 1;
-        ids[CR_SLOT_ROW3_MIDDLE] = n; /* 9 or 10: the highest ball */
+         * middle of the third row (rack_fixed_id()). */
         for (i = 2; i < n; i++)
             free_ids[n_free++] = i;
         break;

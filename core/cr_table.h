@@ -136,6 +136,13 @@ typedef enum {
 #define CR_TABLE_RACK_MAX 15 /* most balls in any rack */
 int cr_table_rack_slots(const cr_table_t *t, cr_game_t game, cr_edition_t ed, cr_point_t *out, int cap);
 
+/* The rack slots of a game as cr_table_rack_slots() writes them, each with
+ * the number the rules always put there (8-ball: the 8 in the middle of the
+ * third row; 9- and 10-ball: the 1 at the apex, the 9 or 10 in slot 4) or
+ * -1 where the number is free. Returns the count or an error as
+ * cr_table_rack_slots(). */
+int cr_table_rack_fixed(const cr_table_t *t, cr_game_t game, cr_edition_t ed, cr_ball_pos_t *out, int cap);
+
 /* A full legal rack with ball ids: the slots of cr_table_rack_slots with
  * the numbers placed as the game requires (8-ball: 8 in the middle of the
  * third row, a solid and a stripe in the back corners; 9-ball: 1 at the

@@ -605,6 +605,18 @@ static int review_run(const review_opts_t *o)
         tp.id_set = 0x3FF;
     else if (rv.rp.game == CR_GAME_10BALL)
         tp.id_set = 0x7FF;
+    /* the numbers the rules rack on fixed slots (a rack before its break) */
+    if (rv.rp.game != CR_GAME_NONE) {
+        cr_ball_pos_t rack[CR_TABLE_RACK_MAX];
+        int n_slots = cr_table_rack_fixed(&rv.rp.table, rv.rp.game, rv.rp.edition, rack, CR_TABLE_RACK_MAX);
+
+        for (int r = 0; r < n_slots && r < CR_TRACK_RACK_MAX; r++) {
+            tp.rack_x[r] = rack[r].x;
+            tp.rack_y[r] = rack[r].y;
+            tp.rack_id[r] = rack[r].id;
+            tp.n_rack = r + 1;
+        }
+    }
     cr_recon_params_defaults(&cp);
     cp.fps = rv.fps;
     /* practice (no game judged): balls are set up anywhere */

@@ -766,6 +766,144 @@ static void test_pole_is_not_the_cue(void)
     CU_ASSERT_EQUAL(s.pole_guessed, 0);
 }
 
+/* --------------------------------------------- the rules' rack numbers */
+
+typedef struct {
+    cr_ball_pos_t rack[CR_TABLE_RACK_MAX];
+    int n_rack;    /* balls racked (the 9 in slot 4 shows its white pole) */
+    int frames, nine_ok, cue_ok, named_wrong;
+} rack_t;
+
+static void rack_gen(void *u, int k, cr_detection_t *d, int *n)
+{
+    rack_t *s = u;
+
+    (void)k;
+    *n = 0;
+    d[(*n)++] = det_of(0, 635.0, 635.0, -1); /* the cue ball in the kitchen */
+    for (int r = 0; r < s->n_rack; r++)
+        d[(*n)++] = s->rack[r].id == 9 ? det_of(0, s->rack[r].x, s->rack[r].y, 0.93)
+                                       : det_of(s->rack[r].id, s->rack[r].x, s->rack[r].y, -1);
+}
+
+static void rack_check(void *u, const cr_ball_frame_t *f)
+{
+    rack_t *s = u;
+
+    if (f->frame < 30)
+        return;
+    s->frames++;
+    for (int i = 0; i < f->n; i++) {
+        const cr_ball_obs_t *o = &f->balls[i];
+        int truth = hypot(o->x - 635.0, o->y - 635.0) < R_MM ? 0 : -1;
+
+        for (int r = 0; r < s->n_rack && truth < 0; r++)
+            if (hypot(o->x - s->rack[r].x, o->y - s->rack[r].y) < R_MM)
+                truth = s->rack[r].id;
+        s->nine_ok += truth == 9 && o->id == 9;
+        s->cue_ok += truth == 0 && o->id == 0;
+        s->named_wrong += o->id >= 0 && o->id != truth;
+    }
+}
+
+/* A 9-ball rack before the break, the 9 in the centre showing its white
+ * pole: from above it looks like the cue ball in the kitchen, and one
+ * resting view of each cannot tell them apart. Told the game's rack, the
+ * tracker names the ball on the centre slot the 9 (and so the other white
+ * ball the cue ball); not told, both stay -1. The same with an 8-ball
+ * rack's 11 on a free slot: racked, it is no cue ball. With only the 9 on
+ * its slot (no rack around it), the slot says nothing: -1 again. */
+static void test_rack_numbers(void)
+{
+    static rack_t s;
+    cr_ball_pos_t fixed[CR_TABLE_RACK_MAX];
+    cr_track_params_t p;
+    cr_table_t t;
+    int n;
+
+    cr_table_init(&t, 2540, 1270);
+    memset(&s, 0, sizeof(s));
+    s.n_rack = cr_table_rack(&t, CR_GAME_9BALL, CR_EDITION_WPA2008, 7, s.rack, CR_TABLE_RACK_MAX);
+    CU_ASSERT_EQUAL_FATAL(s.n_rack, 9);
+    CU_ASSERT_EQUAL_FATAL(s.rack[4].id, 9);
+    n = cr_table_rack_fixed(&t, CR_GAME_9BALL, CR_EDITION_WPA2008, fixed, CR_TABLE_RACK_MAX);
+    CU_ASSERT_EQUAL_FATAL(n, 9);
+    CU_ASSERT_EQUAL(fixed[0].id, 1);
+    CU_ASSERT_EQUAL(fixed[4].id, 9);
+    CU_ASSERT_EQUAL(fixed[1].id, -1);
+    CU_ASSERT_DOUBLE_EQUAL(fixed[4].x, s.rack[4].x, 1e-9);
+
+    /* not told: the two white balls stay unnamed */
+    cr_track_params_defaults(&p);
+    p.id_set = 0x3FF;
+    CU_ASSERT(run_tracker(&p, 60, 300, rack_gen, rack_check, &s) > 0);
+    CU_ASSERT(s.frames > 200);
+    CU_ASSERT_EQUAL(s.nine_ok, 0);
+    CU_ASSERT_EQUAL(s.cue_ok, 0);
+    CU_ASSERT_EQUAL(s.named_wrong, 0);
+
+    /* told */
+    for (int r = 0; r < n; r++) {
+        p.rack_x[r] = fixed[r].x;
+        p.rack_y[r] = fixed[r].y;
+        p.rack_id[r] = fixed[r].id;
+    }
+    p.n_rack = n;
+    s.frames = s.nine_ok = s.cue_ok = s.named_wrong = 0;
+    CU_ASSERT(run_tracker(&p, 60, 300, rack_gen, rack_check, &s) > 0);
+    CU_ASSERT(s.frames > 200);
+    CU_ASSERT_EQUAL(s.nine_ok, s.frames);
+    CU_ASSERT_EQUAL(s.cue_ok, s.frames);
+    CU_ASSERT_EQUAL(s.named_wrong, 0);
+
+    /* an 8-ball rack with the 11 showing its white pole on a free slot:
+     * racked, it is not the cue ball, so the white ball in the kitchen is;
+     * what the 11 is, its looks do not say (-1) */
+    memset(&s, 0, sizeof(s));
+    s.n_rack = cr_table_rack(&t, CR_GAME_8BALL, CR_EDITION_WPA2008, 7, s.rack, CR_TABLE_RACK_MAX);
+    CU_ASSERT_EQUAL_FATAL(s.n_rack, 15);
+    for (int r = 0; r < s.n_rack; r++)
+        if (s.rack[r].id == 9 || s.rack[r].id == 11)
+            s.rack[r].id = s.rack[r].id == 9 ? 11 : 9; /* the 11 shows its pole (rack_gen's "9") */
+    n = cr_table_rack_fixed(&t, CR_GAME_8BALL, CR_EDITION_WPA2008, fixed, CR_TABLE_RACK_MAX);
+    CU_ASSERT_EQUAL_FATAL(n, 15);
+    CU_ASSERT_EQUAL(fixed[4].id, 8);
+    CU_ASSERT_EQUAL(fixed[0].id, -1);
+    cr_track_params_defaults(&p);
+    CU_ASSERT(run_tracker(&p, 60, 300, rack_gen, rack_check, &s) > 0);
+    CU_ASSERT_EQUAL(s.cue_ok, 0);
+    CU_ASSERT_EQUAL(s.named_wrong, 0);
+    for (int r = 0; r < n; r++) {
+        p.rack_x[r] = fixed[r].x;
+        p.rack_y[r] = fixed[r].y;
+        p.rack_id[r] = fixed[r].id;
+    }
+    p.n_rack = n;
+    s.frames = s.nine_ok = s.cue_ok = s.named_wrong = 0;
+    CU_ASSERT(run_tracker(&p, 60, 300, rack_gen, rack_check, &s) > 0);
+    CU_ASSERT(s.frames > 200);
+    CU_ASSERT_EQUAL(s.cue_ok, s.frames);
+    CU_ASSERT_EQUAL(s.named_wrong, 0);
+
+    /* the 9 alone on its slot: no rack, no word from the rules */
+    cr_table_rack(&t, CR_GAME_9BALL, CR_EDITION_WPA2008, 7, s.rack, CR_TABLE_RACK_MAX);
+    n = cr_table_rack_fixed(&t, CR_GAME_9BALL, CR_EDITION_WPA2008, fixed, CR_TABLE_RACK_MAX);
+    for (int r = 0; r < n; r++) {
+        p.rack_x[r] = fixed[r].x;
+        p.rack_y[r] = fixed[r].y;
+        p.rack_id[r] = fixed[r].id;
+    }
+    p.n_rack = n;
+    p.id_set = 0x3FF;
+    s.rack[0] = s.rack[4];
+    s.n_rack = 1;
+    s.frames = s.nine_ok = s.cue_ok = s.named_wrong = 0;
+    CU_ASSERT(run_tracker(&p, 60, 300, rack_gen, rack_check, &s) > 0);
+    CU_ASSERT(s.frames > 200);
+    CU_ASSERT_EQUAL(s.nine_ok, 0);
+    CU_ASSERT_EQUAL(s.named_wrong, 0);
+}
+
 /* ------------------------------- a blob between two balls that meet */
 
 typedef struct {
@@ -1805,6 +1943,7 @@ int cr_test_register_track(void)
         !CU_add_test(s, "-1 for a ball never identifiable", test_unidentifiable_is_minus_one) ||
         !CU_add_test(s, "a pocketed ball's twin keeps its number", test_exclusion_by_pocketing) ||
         !CU_add_test(s, "a stripe seen from its pole is not the cue ball", test_pole_is_not_the_cue) ||
+        !CU_add_test(s, "the numbers the rules rack on fixed slots", test_rack_numbers) ||
         !CU_add_test(s, "ball in hand keeps identity", test_ball_in_hand) ||
         !CU_add_test(s, "a slow start is not smoothed away", test_slow_start_not_smoothed_away) ||
         !CU_add_test(s, "break at 60 fps: no swaps", test_break_60) ||

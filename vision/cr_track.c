@@ -87,6 +87,8 @@ typedef struct {
                             * knocked in from the jaws): surely pocketed, if surely named */
     int bare_run;          /* consecutive such frames while held at rest */
     double t_bare;         /* the first of them */
+    double bx, by;         /* where it was first seen */
+    bool wandered;         /* seen more than R / 2 from there since */
     double t_struck;       /* at rest, a rolling ball came within contact then (STRUCK_S) */
     double v_struck;       /* ... at this speed, mm/s */
 } trk_t;
@@ -165,6 +167,7 @@ void cr_track_params_defaults(cr_track_params_t *p)
     p->swap_min = 1.0;
     p->min_sigma_mm = 0.3;
     p->view_frames = 10.0;
+    p->rack_prior = 4.0;
 }
 
 static double cpu_now(void)
@@ -434,7 +437,8 @@ int cr_tracker_create(const cr_table_t *t, const cr_track_params_t *p, cr_tracke
         !(p->id_margin >= 0) || !(p->colour_weight > 0) || !(p->stripe_min_white > 0) ||
         !(p->cue_min_white > p->stripe_min_white) || !(p->gone_keep_s >= 0) || !(p->rest_window_s >= 0) ||
         !(p->lost_moving_s > 0) || !(p->colour_cap > 0) || !(p->appearance_weight >= 0) || p->swap_window < 1 ||
-        !(p->swap_min > 0) || !(p->min_sigma_mm > 0) || !(p->view_frames >= 1) || (p->id_set & 0xFFFFu) == 0)
+        !(p->swap_min > 0) || !(p->min_sigma_mm > 0) || !(p->view_frames >= 1) || (p->id_set & 0xFFFFu) == 0 ||
+        p->n_rack < 0 || p->n_rack > CR_TRACK_RACK_MAX || !(p->rack_prior >= 0))
         return CR_ERR_INVALID;
     tr = calloc(1, sizeof(*tr));
     if (!tr)
@@ -880,8 +884,8 @@ static void track_start(cr_tracker_t *tr, int s, const cr_detection_t *d, double
     k->last_ref = tr->pushed;
     k->t_seen = t;
     k->t_state = t;
-    k->x = k->zx = d->x;
-    k->y = k->zy = d->y;
+    k->x = k->zx = k->bx = d->x;
+    k->y = k->zy = k->by = d->y;
     k->sig_z = d->sigma_mm;
     k->sig_v = tr->p.max_speed_mm_s * 0.5;
     k->id = -1;
@@ -901,6 +905,8 @@ static void track_update(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, do
     bool consecutive = k->last_seen + 1 == tr->pushed, jump, free_roll;
 
     k->seen_prev = consecutive;
+    if (hypot(d->x - k->bx, d->y - k->by) > 0.5 * tr->table.ball_radius_mm)
+        k->wandered = true;
 
     predict(tr, k, t, &px, &py);
     ix = d->x - px;
@@ -1616,6 +1622,18 @@ static void stitch(cr_tracker_t *tr)
 
 /* Solves tracks x ids (each id at most once; an "unknown" column per track)
  * and sets each track's id and margin (max-marginal in nats). */
+/* The rack slot (index into p.rack_x/y) track k has sat on since it was
+ * first seen, or -1. */
+static int rack_slot(const cr_tracker_t *tr, const trk_t *k)
+{
+    if (k->wandered)
+        return -1;
+    for (int r = 0; r < tr->p.n_rack; r++)
+        if (hypot(k->bx - tr->p.rack_x[r], k->by - tr->p.rack_y[r]) <= 0.5 * tr->table.ball_radius_mm)
+            return r;
+    return -1;
+}
+
 static void assign_ids(cr_tracker_t *tr)
 {
     int nr = 0, m, res[TRK_LIVE], res2[TRK_LIVE];
@@ -1626,6 +1644,7 @@ static void assign_ids(cr_tracker_t *tr)
      * last), so giving up its id must cost more */
     const double unknown_hidden = 6.0, unknown_seen = 20.0;
     int n_seen = 0, n_set = 0, hid_best[TRK_LIVE];
+    bool racked;
 
     for (int s = 0; s < TRK_SLOTS; s++) {
         trk_t *k = &tr->trk[s];
@@ -1666,6 +1685,15 @@ static void assign_ids(cr_tracker_t *tr)
         tr->gone_ids = 0;
     if (nr == 0)
         return;
+    {
+        /* a rack before its break: most slots hold a ball that has not
+         * moved since it was first seen there */
+        int held = 0;
+
+        for (int i = 0; i < nr; i++)
+            held += rack_slot(tr, &tr->trk[tr->rows[i]]) >= 0;
+        racked = tr->p.n_rack > 0 && 2 * held > tr->p.n_rack;
+    }
     m = TRK_IDS + nr;
     for (int h = 0; h < nr; h++)
         hid_best[h] = -2; /* a hidden ball's id when its looks surely name it, else -1; worked out when needed */
@@ -1727,6 +1755,16 @@ static void assign_ids(cr_tracker_t *tr)
                 if (H->id != own && hid_best[h] == H->id)
                     a[i * m + H->id] += unknown_seen - unknown_hidden;
             }
+        }
+        if (racked && !none) {
+            /* a racked ball is no cue ball (it is in hand for the break),
+             * and on a numbered slot it is the number the rules put there */
+            int r = rack_slot(tr, k), id = r >= 0 ? tr->p.rack_id[r] : -1;
+
+            if (r >= 0 && a[i * m] < BIG * 0.5)
+                a[i * m] += tr->p.rack_prior;
+            if (id >= 0 && id < TRK_IDS && a[i * m + id] < BIG * 0.5)
+                a[i * m + id] -= tr->p.rack_prior;
         }
         for (int j = 0; j < nr; j++)
             a[i * m + TRK_IDS + j] = j != i                      ? BIG

@@ -122,8 +122,14 @@
  *    play (taking it costs 6 nats more) until more balls are seen than the
  *    set minus the pocketed ones allows (a re-rack or re-spot). So a yellow
  *    ball that never showed white is -1 (the 1, or the 9 with its band on
- *    top) unless the other is known elsewhere or pocketed. The id at output
- *    time is applied along the whole delayed track.
+ *    top) unless the other is known elsewhere or pocketed. A rack before
+ *    its break is the rules' word (n_rack, rack_id): while most rack slots
+ *    hold a ball that has not moved since it was first seen there, such a
+ *    ball costs rack_prior nats more as the cue ball and rack_prior less as
+ *    the number the rules put on its slot (the 9 in the centre, the 1 at
+ *    the apex), so the cue ball and a racked stripe showing its white pole
+ *    are named before either moves. The id at output time is applied along
+ *    the whole delayed track.
  *  - smoothing (fixed lag, at output time): for each frame the tracker fits
  *    the track's detections in several windows that contain the frame
  *    (rest_window_s constant-position windows for balls at rest, short
@@ -146,6 +152,8 @@
 #include <stdint.h>
 
 #include "cr_vision.h"
+
+#define CR_TRACK_RACK_MAX 15 /* rack slots (CR_TABLE_RACK_MAX) */
 
 #ifdef __cplusplus
 extern "C" {
@@ -186,6 +194,18 @@ typedef struct {
     double view_frames;       /* most frames of colour evidence one view gives (10, >= 1): a
                                  ball that has not rolled by a radius shows the same face under
                                  the same light, so more frames of it are not more proof */
+    /* The game's rack (none by default): n_rack slots (table mm), rack_id the number the
+     * rules put on a slot (9-ball: the 1 at the apex, the 9 in the centre) or -1. While
+     * most slots hold a ball that has not moved since it was first seen there (a rack
+     * before its break), such a ball is not the cue ball (in hand for the break) and
+     * on a numbered slot it takes that number, unless its looks say otherwise by more
+     * than rack_prior nats (4.0) each. One resting view cannot tell the cue ball from
+     * a racked stripe showing its white pole, so without the rules' word both stay
+     * unnamed until one of them moves. */
+    int n_rack;
+    double rack_x[CR_TRACK_RACK_MAX], rack_y[CR_TRACK_RACK_MAX];
+    int rack_id[CR_TRACK_RACK_MAX];
+    double rack_prior;
 } cr_track_params_t;
 
 void cr_track_params_defaults(cr_track_params_t *p);

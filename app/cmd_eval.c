@@ -47,7 +47,12 @@
  *             "candidate_near_truth", "unidentified", "candidate_held",
  *             "held_near_truth", "detection_recall",
  *             "detection_precision", "identity_accuracy",
- *             "error_mm": {"n", "median", "p95", "max"}}
+ *             "error_mm": {"n", "median", "p95", "max"},
+ *             "resting", "moving": the same for each class,
+ *             "by_ball": [{"id", "truth_visible", "detected",
+ *             "identity_correct", "resting_visible", "resting_detected",
+ *             "detection_recall", "identity_accuracy", "resting_recall"}]
+ *             (numbers with visible truth balls only)}
  */
 #include <errno.h>
 #include <getopt.h>
@@ -65,6 +70,8 @@
 
 #define CR_EVAL_JSON_VERSION 1
 #define CR_EVAL_MAX_WINDOW_S 60.0
+/* The text lists the balls whose recall or identity falls under this. */
+#define POS_BALL_OK 0.99
 
 static void eval_usage(FILE *f)
 {
@@ -414,6 +421,32 @@ static json_t *json_positions(const cr_eval_positions_result_t *g)
     bad |= jset(o, "error_mm", e);
     bad |= jset(o, "resting", pos_class_json(&g->resting));
     bad |= jset(o, "moving", pos_class_json(&g->moving));
+    {
+        json_t *arr = json_array();
+
+        bad |= !arr;
+        for (int id = 0; arr && id < CR_NUM_BALLS; id++) {
+            const cr_eval_pos_ball_t *pb = &g->by_ball[id];
+            json_t *q;
+
+            if (pb->truth_visible == 0)
+                continue;
+            q = json_object();
+            bad |= !q || json_array_append_new(arr, q) != 0;
+            if (!q)
+                continue;
+            bad |= jset(q, "id", json_integer(id));
+            bad |= jset(q, "truth_visible", json_integer(pb->truth_visible));
+            bad |= jset(q, "detected", json_integer(pb->detected));
+            bad |= jset(q, "identity_correct", json_integer(pb->identity_correct));
+            bad |= jset(q, "resting_visible", json_integer(pb->resting_visible));
+            bad |= jset(q, "resting_detected", json_integer(pb->resting_detected));
+            bad |= jset(q, "detection_recall", jnum(pb->detection_recall, RATIO));
+            bad |= jset(q, "identity_accuracy", jnum(pb->identity_accuracy, RATIO));
+            bad |= jset(q, "resting_recall", jnum(pb->resting_recall, RATIO));
+        }
+        bad |= jset(o, "by_ball", arr);
+    }
     if (bad) {
         json_decref(o);
         return NULL;
@@ -570,6 +603,23 @@ static void print_table(FILE *f, const eval_opts_t *o, const cr_eval_result_t *r
         fprintf(f, "  moving:  error %s / %s / %s mm, recall %s, identity %s\n", fmt_ms(g->moving.err_median_mm, a),
                 fmt_ms(g->moving.err_p95_mm, b), fmt_ms(g->moving.err_max_mm, c),
                 fmt_ratio(g->moving.detection_recall, d), fmt_ratio(g->moving.identity_accuracy, e));
+        {
+            int weak = 0;
+
+            for (int id = 0; id < CR_NUM_BALLS; id++) {
+                const cr_eval_pos_ball_t *pb = &g->by_ball[id];
+
+                if (pb->truth_visible == 0 || (pb->detection_recall >= POS_BALL_OK && pb->identity_accuracy >= POS_BALL_OK))
+                    continue;
+                if (weak++ == 0)
+                    fprintf(f, "  balls under %.2f in recall or identity:\n", POS_BALL_OK);
+                fprintf(f, "    %2d: %ld frames, recall %s (resting %s), identity %s\n", id, pb->truth_visible,
+                        fmt_ratio(pb->detection_recall, a), fmt_ratio(pb->resting_recall, b),
+                        fmt_ratio(pb->identity_accuracy, c));
+            }
+            if (weak == 0)
+                fprintf(f, "  every ball %.2f or better in recall and identity\n", POS_BALL_OK);
+        }
     }
 }
 

@@ -1736,6 +1736,15 @@ static int cr_score_positions(cr_run_t *s, const cr_eval_positions_t *tp, const 
             }
             g->detected += det;
             g->identity_correct += ident;
+            if (tb->id >= 0 && tb->id < CR_NUM_BALLS) {
+                cr_eval_pos_ball_t *pb = &g->by_ball[tb->id];
+
+                pb->truth_visible++;
+                pb->detected += det;
+                pb->identity_correct += ident;
+                pb->resting_visible += k == 0;
+                pb->resting_detected += k == 0 && det;
+            }
             if (cls) {
                 cls->truth_visible++;
                 cls->detected += det;
@@ -1787,6 +1796,13 @@ static int cr_score_positions(cr_run_t *s, const cr_eval_positions_t *tp, const 
     g->identity_accuracy = cr_ratio(g->identity_correct, g->truth_visible);
     cr_pos_class_end(&g->resting, cls_err[0], cls_n[0]);
     cr_pos_class_end(&g->moving, cls_err[1], cls_n[1]);
+    for (i = 0; i < CR_NUM_BALLS; i++) {
+        cr_eval_pos_ball_t *pb = &g->by_ball[i];
+
+        pb->detection_recall = cr_ratio(pb->detected, pb->truth_visible);
+        pb->identity_accuracy = cr_ratio(pb->identity_correct, pb->truth_visible);
+        pb->resting_recall = cr_ratio(pb->resting_detected, pb->resting_visible);
+    }
     rc = CR_OK;
 done:
     free(err);

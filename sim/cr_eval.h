@@ -180,6 +180,14 @@ typedef struct {
     double err_median_mm, err_p95_mm, err_max_mm; /* NAN when none */
 } cr_eval_pos_class_t;
 
+/* Position figures for one ball number: all its visible truth frames, and
+ * those of them at rest. */
+typedef struct {
+    long truth_visible, detected, identity_correct;
+    long resting_visible, resting_detected;
+    double detection_recall, identity_accuracy, resting_recall; /* NAN when 0/0 */
+} cr_eval_pos_ball_t;
+
 /* Truth speeds (from the neighbouring truth frames) that split the classes:
  * resting below CR_EVAL_REST_MM_S; moving from there up to a displacement of
  * one ball diameter per frame (faster balls are smeared beyond a diameter
@@ -207,6 +215,7 @@ typedef struct {
     double detection_recall, detection_precision, identity_accuracy; /* NAN when 0/0 */
     double err_median_mm, err_p95_mm, err_max_mm; /* to the nearest same-id ball; NAN when none */
     cr_eval_pos_class_t resting, moving;
+    cr_eval_pos_ball_t by_ball[CR_NUM_BALLS]; /* by the truth ball's number */
 } cr_eval_positions_result_t;
 
 typedef struct {

@@ -1049,6 +1049,20 @@ static void test_positions_identity(void)
     build_positions(&tp, &cp, 0.0, 1, 7);
     r = score_positions(tp, cp);
     g = &r->positions;
+    /* by ball: the 1 lost its identity in one frame of four; the 0 rolls
+     * (no resting frames), the 1 and 2 rest; the hidden 9 counts nowhere */
+    CU_ASSERT_EQUAL(g->by_ball[1].truth_visible, 4);
+    CU_ASSERT_EQUAL(g->by_ball[1].detected, 4);
+    CU_ASSERT_EQUAL(g->by_ball[1].identity_correct, 3);
+    CU_ASSERT_DOUBLE_EQUAL(g->by_ball[1].identity_accuracy, 0.75, EPS);
+    CU_ASSERT_EQUAL(g->by_ball[1].resting_visible, 4);
+    CU_ASSERT_DOUBLE_EQUAL(g->by_ball[1].resting_recall, 1.0, EPS);
+    CU_ASSERT_EQUAL(g->by_ball[0].identity_correct, 4);
+    CU_ASSERT_EQUAL(g->by_ball[0].resting_visible, 0);
+    CU_ASSERT_TRUE(isnan(g->by_ball[0].resting_recall));
+    CU_ASSERT_EQUAL(g->by_ball[7].truth_visible, 0);
+    CU_ASSERT_EQUAL(g->by_ball[9].truth_visible, 0);
+    CU_ASSERT_TRUE(isnan(g->by_ball[9].detection_recall));
     CU_ASSERT_EQUAL(g->identity_correct, 11);
     CU_ASSERT_DOUBLE_EQUAL(g->identity_accuracy, 11.0 / 12.0, EPS);
     CU_ASSERT_DOUBLE_EQUAL(g->detection_recall, 1.0, EPS);

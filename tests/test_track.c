@@ -806,6 +806,26 @@ static void rack_check(void *u, const cr_ball_frame_t *f)
     }
 }
 
+/* Tells tracker parameters p the rack slots fixed[0..n) and their numbers. */
+static void rack_tell(cr_track_params_t *p, const cr_ball_pos_t *fixed, int n)
+{
+    for (int r = 0; r < n; r++) {
+        p->rack_x[r] = fixed[r].x;
+        p->rack_y[r] = fixed[r].y;
+        p->rack_id[r] = fixed[r].id;
+    }
+    p->n_rack = n;
+}
+
+/* Runs the rack scene of s with parameters p, counting afresh. */
+static void rack_run(const cr_track_params_t *p, rack_t *s)
+{
+    s->frames = s->nine_ok = s->cue_ok = s->named_wrong = 0;
+    CU_ASSERT(run_tracker(p, 60, 300, rack_gen, rack_check, s) > 0);
+    CU_ASSERT(s->frames > 200);
+    CU_ASSERT_EQUAL(s->named_wrong, 0);
+}
+
 /* A 9-ball rack before the break, the 9 in the centre showing its white
  * pole: from above it looks like the cue ball in the kitchen, and one
  * resting view of each cannot tell them apart. Told the game's rack, the
@@ -836,30 +856,24 @@ static void test_rack_numbers(void)
     /* not told: the two white balls stay unnamed */
     cr_track_params_defaults(&p);
     p.id_set = 0x3FF;
-    CU_ASSERT(run_tracker(&p, 60, 300, rack_gen, rack_check, &s) > 0);
-    CU_ASSERT(s.frames > 200);
+    rack_run(&p, &s);
     CU_ASSERT_EQUAL(s.nine_ok, 0);
     CU_ASSERT_EQUAL(s.cue_ok, 0);
-    CU_ASSERT_EQUAL(s.named_wrong, 0);
-
     /* told */
-    for (int r = 0; r < n; r++) {
-        p.rack_x[r] = fixed[r].x;
-        p.rack_y[r] = fixed[r].y;
-        p.rack_id[r] = fixed[r].id;
-    }
-    p.n_rack = n;
-    s.frames = s.nine_ok = s.cue_ok = s.named_wrong = 0;
-    CU_ASSERT(run_tracker(&p, 60, 300, rack_gen, rack_check, &s) > 0);
-    CU_ASSERT(s.frames > 200);
+    rack_tell(&p, fixed, n);
+    rack_run(&p, &s);
     CU_ASSERT_EQUAL(s.nine_ok, s.frames);
     CU_ASSERT_EQUAL(s.cue_ok, s.frames);
-    CU_ASSERT_EQUAL(s.named_wrong, 0);
+
+    /* the 9 alone on its slot: no rack, no word from the rules */
+    s.rack[0] = s.rack[4];
+    s.n_rack = 1;
+    rack_run(&p, &s);
+    CU_ASSERT_EQUAL(s.nine_ok, 0);
 
     /* an 8-ball rack with the 11 showing its white pole on a free slot:
      * racked, it is not the cue ball, so the white ball in the kitchen is;
      * what the 11 is, its looks do not say (-1) */
-    memset(&s, 0, sizeof(s));
     s.n_rack = cr_table_rack(&t, CR_GAME_8BALL, CR_EDITION_WPA2008, 7, s.rack, CR_TABLE_RACK_MAX);
     CU_ASSERT_EQUAL_FATAL(s.n_rack, 15);
     for (int r = 0; r < s.n_rack; r++)
@@ -870,38 +884,11 @@ static void test_rack_numbers(void)
     CU_ASSERT_EQUAL(fixed[4].id, 8);
     CU_ASSERT_EQUAL(fixed[0].id, -1);
     cr_track_params_defaults(&p);
-    CU_ASSERT(run_tracker(&p, 60, 300, rack_gen, rack_check, &s) > 0);
+    rack_run(&p, &s);
     CU_ASSERT_EQUAL(s.cue_ok, 0);
-    CU_ASSERT_EQUAL(s.named_wrong, 0);
-    for (int r = 0; r < n; r++) {
-        p.rack_x[r] = fixed[r].x;
-        p.rack_y[r] = fixed[r].y;
-        p.rack_id[r] = fixed[r].id;
-    }
-    p.n_rack = n;
-    s.frames = s.nine_ok = s.cue_ok = s.named_wrong = 0;
-    CU_ASSERT(run_tracker(&p, 60, 300, rack_gen, rack_check, &s) > 0);
-    CU_ASSERT(s.frames > 200);
+    rack_tell(&p, fixed, n);
+    rack_run(&p, &s);
     CU_ASSERT_EQUAL(s.cue_ok, s.frames);
-    CU_ASSERT_EQUAL(s.named_wrong, 0);
-
-    /* the 9 alone on its slot: no rack, no word from the rules */
-    cr_table_rack(&t, CR_GAME_9BALL, CR_EDITION_WPA2008, 7, s.rack, CR_TABLE_RACK_MAX);
-    n = cr_table_rack_fixed(&t, CR_GAME_9BALL, CR_EDITION_WPA2008, fixed, CR_TABLE_RACK_MAX);
-    for (int r = 0; r < n; r++) {
-        p.rack_x[r] = fixed[r].x;
-        p.rack_y[r] = fixed[r].y;
-        p.rack_id[r] = fixed[r].id;
-    }
-    p.n_rack = n;
-    p.id_set = 0x3FF;
-    s.rack[0] = s.rack[4];
-    s.n_rack = 1;
-    s.frames = s.nine_ok = s.cue_ok = s.named_wrong = 0;
-    CU_ASSERT(run_tracker(&p, 60, 300, rack_gen, rack_check, &s) > 0);
-    CU_ASSERT(s.frames > 200);
-    CU_ASSERT_EQUAL(s.nine_ok, 0);
-    CU_ASSERT_EQUAL(s.named_wrong, 0);
 }
 
 /* ------------------------------- a blob between two balls that meet */

@@ -2225,6 +2225,34 @@ static void test_waver_between_shots(void)
     rfix_close(&f);
 }
 
+/* Between shots a ball of the cloth's colour whose measured place jumps
+ * back and forth by 15 mm (its outline and its highlights taking turns),
+ * toward a resting neighbour 20 mm beyond touching and back: its turns are
+ * kinks beside a ball that stays put, and between shots nothing is struck:
+ * no collision. */
+static void test_waver_turns_beside_a_ball(void)
+{
+    rfix_t f;
+    const double fps = 60.0, R = 28.575;
+    int k, collisions = 0;
+
+    rfix_open(&f, fps, 84);
+    for (k = 0; k < (int)(4.0 * fps); k++) {
+        double t = k / fps, a = 0.0;
+        int q = (k / 4) % 4; /* four frames out, four back, eight still */
+
+        if (t >= 1.0 && t < 3.0)
+            a = q == 0 ? -3.75 * (k % 4 + 1) : q == 1 ? -15.0 + 3.75 * (k % 4 + 1) : 0.0;
+        rfix_frame(&f, t, k);
+        rfix_ball(&f, 0, 0, 1200 - 2.0 * R - 20.0, 600, 0.3, 0.3);
+        rfix_ball(&f, 6, 1, 1200 + a, 600, 0.8, 0.8);
+        collisions += rfix_push(&f, false, CR_EV_COLLISION, -1);
+    }
+    collisions += rfix_push(&f, true, CR_EV_COLLISION, -1);
+    CU_ASSERT_EQUAL(collisions, 0);
+    rfix_close(&f);
+}
+
 /* Before the break, with the cue ball not identified yet: an unidentified
  * racked ball whose detections jump 12 mm and stay gives a stroke when its
  * looks allow the cue ball (only the cue ball is struck), none when they
@@ -3239,6 +3267,7 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "a ball lost at a cushion that comes back did not leave the table",
                      test_lost_at_cushion_comes_back) ||
         !CU_add_test(s, "disturbed between shots", test_disturbed_between_shots) ||
+        !CU_add_test(s, "a ball wavering beside another between shots strikes nothing", test_waver_turns_beside_a_ball) ||
         !CU_add_test(s, "no touched ball at a 30 fps break", test_break_no_touched_ball) ||
         !CU_add_test(s, "the blow through balls frozen in a row", test_blow_through_frozen_balls) ||
         !CU_add_test(s, "slow nudge is a collision", test_slow_nudge) ||

@@ -3685,6 +3685,9 @@ static bool explain_collision(cr_recon_t *rc, change_t *c, bool allow_pending)
 {
     if (explained_already(rc, c))
         return true;
+    if (!rc->active)
+        return false; /* between shots nothing is struck: a ball wavering beside another, balls
+                       * racked by hand (what moved is said by the wider search, find_cause()) */
     int k, best_k;
     double best = INFINITY, best_t = c->t, t = c->t;
     bool best_fr = false, fr = false;

@@ -36,6 +36,9 @@
  *             matched stroke, -1 = unidentified),
  *   "fouls_by_code": {CODE: {"truth", "candidate", "tp", "fp", "fn",
  *             "precision", "recall"}, ...} codes sorted,
+ *   "pockets_by_shot": {"truth", "found", "false"} (a truth pocket found when
+ *             the candidate's matched shot pockets its ball in its pocket at
+ *             any time; false: candidate pockets none accounts for),
  *   "rulings": null, or {"truth", "candidate", "compared", "agree", "share",
  *             "legal", "next_player", "ball_in_hand", "game_over",
  *             "turn", "outcome", "outcome_share" (each shot's own outcome:
@@ -488,6 +491,17 @@ static json_t *json_result(const eval_opts_t *o, const cr_eval_result_t *r)
         bad |= jset(codes, r->codes[i].code, json_counts(&r->codes[i].counts, false));
     bad |= jset(root, "fouls_by_code", codes);
     bad |= jset(root, "rulings", json_rulings(&r->rulings));
+    {
+        json_t *pb = json_object();
+
+        bad |= !pb;
+        if (pb) {
+            bad |= jset(pb, "truth", json_integer(r->pockets_truth));
+            bad |= jset(pb, "found", json_integer(r->pockets_in_shot));
+            bad |= jset(pb, "false", json_integer(r->pockets_false_in_shot));
+        }
+        bad |= jset(root, "pockets_by_shot", pb);
+    }
     bad |= jset(root, "positions", json_positions(&r->positions));
     if (bad) {
         json_decref(root);
@@ -547,7 +561,9 @@ static void print_table(FILE *f, const eval_opts_t *o, const cr_eval_result_t *r
         }
     }
     fprintf(f, "timing errors in ms (|candidate - truth| over matched pairs); \"no break\": outside the truth's "
-               "break clusters\n\n");
+               "break clusters\n");
+    fprintf(f, "pockets by shot (the ball in the same pocket in the matched shot, at any time): %d of %d, %d false\n\n",
+            r->pockets_in_shot, r->pockets_truth, r->pockets_false_in_shot);
 
     fprintf(f, "first contact: %d of %d shots correct (%s)\n", r->shots_correct, r->shots,
             fmt_ratio(r->first_contact_accuracy, a));

@@ -1316,6 +1316,42 @@ static int cr_cand_shot(const cr_run_t *s, int shot)
     return cs < 0 ? -1 : s->cev[cs].shot;
 }
 
+/* The pockets by shot (cr_eval_result_t.pockets_*). */
+static int cr_score_pockets_by_shot(cr_run_t *s)
+{
+    cr_eval_result_t *r = s->r;
+    bool *used = calloc((size_t)s->nc + 1, sizeof(*used));
+    int i, j;
+
+    if (!used)
+        return CR_ERR_NOMEM;
+    for (i = 0; i < s->nt; i++) {
+        const cr_eval_ev_t *te = &s->tev[i];
+        int cs;
+
+        if (te->type != CR_EV_POCKET)
+            continue;
+        r->pockets_truth++;
+        cs = cr_cand_shot(s, te->shot);
+        if (cs < 0)
+            continue;
+        for (j = 0; j < s->nc; j++) {
+            const cr_eval_ev_t *ce = &s->cev[j];
+
+            if (!used[j] && ce->type == CR_EV_POCKET && ce->shot == cs && ce->ball == te->ball &&
+                ce->pocket == te->pocket) {
+                used[j] = true;
+                r->pockets_in_shot++;
+                break;
+            }
+        }
+    }
+    for (j = 0; j < s->nc; j++)
+        r->pockets_false_in_shot += s->cev[j].type == CR_EV_POCKET && !used[j];
+    free(used);
+    return CR_OK;
+}
+
 static int cr_cmp_code(const void *a, const void *b)
 {
     return strcmp(((const cr_eval_code_t *)a)->code, ((const cr_eval_code_t *)b)->code);
@@ -1926,6 +1962,8 @@ int cr_eval_score(const cr_eval_t *e, const cr_eval_positions_t *truth_pos, cons
     rc = cr_score_first_contact(&s);
     if (rc == CR_OK)
         rc = cr_score_rulings(&s);
+    if (rc == CR_OK)
+        rc = cr_score_pockets_by_shot(&s);
     if (rc == CR_OK && truth_pos && cand_pos)
         rc = cr_score_positions(&s, truth_pos, cand_pos);
     if (rc != CR_OK)

@@ -244,6 +244,13 @@ typedef struct {
 
     cr_eval_rulings_t rulings;
     cr_eval_positions_result_t positions;
+
+    /* Pockets by shot, whatever their time: truth pocket lines whose ball
+     * the candidate pockets in the same pocket in the shot their stroke
+     * matched (a pot put early or late by more than the window still
+     * counts), and candidate pocket lines no truth pocket of the same ball
+     * and pocket in that shot accounts for. */
+    int pockets_truth, pockets_in_shot, pockets_false_in_shot;
 } cr_eval_result_t;
 
 /* ---------------------------------------------------------------------- */

@@ -497,8 +497,43 @@ static void test_invented_pocket(void)
     CU_ASSERT_DOUBLE_EQUAL(r->types[CR_EV_POCKET].recall, 1.0, EPS);
     CU_ASSERT_EQUAL(r->types[CR_EV_POCKET].identity_errors, 0);
     assert_others_equal(perfect, r, CR_EV_POCKET);
+    /* by shot: every truth pocket found, the invented one false */
+    CU_ASSERT_EQUAL(perfect->pockets_truth, N_POCKETS);
+    CU_ASSERT_EQUAL(perfect->pockets_in_shot, N_POCKETS);
+    CU_ASSERT_EQUAL(perfect->pockets_false_in_shot, 0);
+    CU_ASSERT_EQUAL(r->pockets_in_shot, N_POCKETS);
+    CU_ASSERT_EQUAL(r->pockets_false_in_shot, 1);
     cr_eval_result_destroy(r);
     cr_eval_result_destroy(perfect);
+    free(c);
+}
+
+/* A pot put 0.6 s late (a lost ball's course run out too slowly): outside
+ * the pocket window, one false and one missed pocket line; by shot, the
+ * right ball in the right pocket. In the wrong pocket it is neither. */
+static void test_pocket_late_in_its_shot(void)
+{
+    cr_event_t *c = copy_truth(0);
+    cr_eval_result_t *r;
+    size_t i;
+    int k = -1;
+
+    for (i = 0; i < g_n && k < 0; i++)
+        if (c[i].type == CR_EV_POCKET)
+            k = (int)i;
+    CU_ASSERT_FATAL(k >= 0);
+    c[k].t += 0.6;
+    r = score(c, g_n);
+    CU_ASSERT_EQUAL(r->types[CR_EV_POCKET].fp, 1);
+    CU_ASSERT_EQUAL(r->types[CR_EV_POCKET].fn, 1);
+    CU_ASSERT_EQUAL(r->pockets_in_shot, N_POCKETS);
+    CU_ASSERT_EQUAL(r->pockets_false_in_shot, 0);
+    cr_eval_result_destroy(r);
+    c[k].pocket = c[k].pocket == CR_POCKET_SIDE_LEFT ? CR_POCKET_SIDE_RIGHT : CR_POCKET_SIDE_LEFT;
+    r = score(c, g_n);
+    CU_ASSERT_EQUAL(r->pockets_in_shot, N_POCKETS - 1);
+    CU_ASSERT_EQUAL(r->pockets_false_in_shot, 1);
+    cr_eval_result_destroy(r);
     free(c);
 }
 
@@ -1296,6 +1331,7 @@ int cr_test_register_eval(void)
         !CU_add_test(s, "identity errors", test_collision_identity) ||
         !CU_add_test(s, "an invented pocket", test_invented_pocket) ||
         !CU_add_test(s, "wrong first contact", test_wrong_first_contact) ||
+        !CU_add_test(s, "a pocket late in its shot", test_pocket_late_in_its_shot) ||
         !CU_add_test(s, "close calls", test_close_calls) ||
         !CU_add_test(s, "fouls per code", test_fouls_per_code) ||
         !CU_add_test(s, "shot numbers differ", test_shot_numbers_differ) ||

@@ -610,12 +610,12 @@ static int review_run(const review_opts_t *o)
         cr_ball_pos_t rack[CR_TABLE_RACK_MAX];
         int n_slots = cr_table_rack_fixed(&rv.rp.table, rv.rp.game, rv.rp.edition, rack, CR_TABLE_RACK_MAX);
 
-        for (int r = 0; r < n_slots && r < CR_TRACK_RACK_MAX; r++) {
+        for (int r = 0; r < n_slots; r++) {
             tp.rack_x[r] = rack[r].x;
             tp.rack_y[r] = rack[r].y;
             tp.rack_id[r] = rack[r].id;
-            tp.n_rack = r + 1;
         }
+        tp.n_rack = n_slots > 0 ? n_slots : 0;
     }
     cr_recon_params_defaults(&cp);
     cp.fps = rv.fps;

@@ -1320,36 +1320,38 @@ static int cr_cand_shot(const cr_run_t *s, int shot)
 static int cr_score_pockets_by_shot(cr_run_t *s)
 {
     cr_eval_result_t *r = s->r;
-    bool *used = calloc((size_t)s->nc + 1, sizeof(*used));
-    int i, j;
+    int *t = NULL, *c = NULL, n, m, i, j, rc;
+    bool *used = NULL;
 
-    if (!used)
-        return CR_ERR_NOMEM;
-    for (i = 0; i < s->nt; i++) {
-        const cr_eval_ev_t *te = &s->tev[i];
-        int cs;
+    rc = cr_indexes(s->tev, s->nt, CR_EV_POCKET, &t, &n);
+    if (rc == CR_OK)
+        rc = cr_indexes(s->cev, s->nc, CR_EV_POCKET, &c, &m);
+    if (rc == CR_OK && !(used = calloc((size_t)m + 1, sizeof(*used))))
+        rc = CR_ERR_NOMEM;
+    if (rc != CR_OK)
+        goto done;
+    r->pockets_truth = n;
+    for (i = 0; i < n; i++) {
+        const cr_eval_ev_t *te = &s->tev[t[i]];
+        const int cs = cr_cand_shot(s, te->shot);
 
-        if (te->type != CR_EV_POCKET)
-            continue;
-        r->pockets_truth++;
-        cs = cr_cand_shot(s, te->shot);
-        if (cs < 0)
-            continue;
-        for (j = 0; j < s->nc; j++) {
-            const cr_eval_ev_t *ce = &s->cev[j];
+        for (j = 0; j < m && cs >= 0; j++) {
+            const cr_eval_ev_t *ce = &s->cev[c[j]];
 
-            if (!used[j] && ce->type == CR_EV_POCKET && ce->shot == cs && ce->ball == te->ball &&
-                ce->pocket == te->pocket) {
+            if (!used[j] && ce->shot == cs && ce->ball == te->ball && ce->pocket == te->pocket) {
                 used[j] = true;
                 r->pockets_in_shot++;
                 break;
             }
         }
     }
-    for (j = 0; j < s->nc; j++)
-        r->pockets_false_in_shot += s->cev[j].type == CR_EV_POCKET && !used[j];
+    for (j = 0; j < m; j++)
+        r->pockets_false_in_shot += !used[j];
+done:
+    free(t);
+    free(c);
     free(used);
-    return CR_OK;
+    return rc;
 }
 
 static int cr_cmp_code(const void *a, const void *b)

@@ -3683,14 +3683,15 @@ static void set_blow(cr_recon_t *rc, int k, const change_t *c, double t)
 /* Explains a change by a collision; returns true when it found one. */
 static bool explain_collision(cr_recon_t *rc, change_t *c, bool allow_pending)
 {
+    int k, best_k;
+    double best = INFINITY, best_t = c->t, t = c->t;
+    bool best_fr = false, fr = false;
+
     if (explained_already(rc, c))
         return true;
     if (!rc->active)
         return false; /* between shots nothing is struck: a ball wavering beside another, balls
                        * racked by hand (what moved is said by the wider search, find_cause()) */
-    int k, best_k;
-    double best = INFINITY, best_t = c->t, t = c->t;
-    bool best_fr = false, fr = false;
 
     best_k = -1;
     for (k = 0; k < NB; k++) {

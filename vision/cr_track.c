@@ -88,7 +88,8 @@ typedef struct {
     int bare_run;          /* consecutive such frames while held at rest */
     double t_bare;         /* the first of them */
     double bx, by;         /* where it was first seen */
-    bool wandered;         /* seen more than R / 2 from there since */
+    int rack;              /* the rack slot (p.rack_x/y) it has sat on since, or -1 (never on
+                            * one, or seen more than R / 2 from there since) */
     double t_struck;       /* at rest, a rolling ball came within contact then (STRUCK_S) */
     double v_struck;       /* ... at this speed, mm/s */
 } trk_t;
@@ -438,7 +439,7 @@ int cr_tracker_create(const cr_table_t *t, const cr_track_params_t *p, cr_tracke
         !(p->cue_min_white > p->stripe_min_white) || !(p->gone_keep_s >= 0) || !(p->rest_window_s >= 0) ||
         !(p->lost_moving_s > 0) || !(p->colour_cap > 0) || !(p->appearance_weight >= 0) || p->swap_window < 1 ||
         !(p->swap_min > 0) || !(p->min_sigma_mm > 0) || !(p->view_frames >= 1) || (p->id_set & 0xFFFFu) == 0 ||
-        p->n_rack < 0 || p->n_rack > CR_TRACK_RACK_MAX || !(p->rack_prior >= 0))
+        p->n_rack < 0 || p->n_rack > CR_TABLE_RACK_MAX || !(p->rack_prior >= 0))
         return CR_ERR_INVALID;
     tr = calloc(1, sizeof(*tr));
     if (!tr)
@@ -870,6 +871,15 @@ static void add_evidence(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, do
     view_apply(k, 1.0, tr->p.view_frames);
 }
 
+/* The rack slot (index into p.rack_x/y) a ball at (x, y) sits on, or -1. */
+static int rack_slot(const cr_tracker_t *tr, double x, double y)
+{
+    for (int r = 0; r < tr->p.n_rack; r++)
+        if (hypot(x - tr->p.rack_x[r], y - tr->p.rack_y[r]) <= 0.5 * tr->table.ball_radius_mm)
+            return r;
+    return -1;
+}
+
 static void track_start(cr_tracker_t *tr, int s, const cr_detection_t *d, double t)
 {
     trk_t *k = &tr->trk[s];
@@ -886,6 +896,7 @@ static void track_start(cr_tracker_t *tr, int s, const cr_detection_t *d, double
     k->t_state = t;
     k->x = k->zx = k->bx = d->x;
     k->y = k->zy = k->by = d->y;
+    k->rack = rack_slot(tr, d->x, d->y);
     k->sig_z = d->sigma_mm;
     k->sig_v = tr->p.max_speed_mm_s * 0.5;
     k->id = -1;
@@ -905,8 +916,8 @@ static void track_update(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, do
     bool consecutive = k->last_seen + 1 == tr->pushed, jump, free_roll;
 
     k->seen_prev = consecutive;
-    if (hypot(d->x - k->bx, d->y - k->by) > 0.5 * tr->table.ball_radius_mm)
-        k->wandered = true;
+    if (k->rack >= 0 && hypot(d->x - k->bx, d->y - k->by) > 0.5 * tr->table.ball_radius_mm)
+        k->rack = -1;
 
     predict(tr, k, t, &px, &py);
     ix = d->x - px;
@@ -1622,18 +1633,6 @@ static void stitch(cr_tracker_t *tr)
 
 /* Solves tracks x ids (each id at most once; an "unknown" column per track)
  * and sets each track's id and margin (max-marginal in nats). */
-/* The rack slot (index into p.rack_x/y) track k has sat on since it was
- * first seen, or -1. */
-static int rack_slot(const cr_tracker_t *tr, const trk_t *k)
-{
-    if (k->wandered)
-        return -1;
-    for (int r = 0; r < tr->p.n_rack; r++)
-        if (hypot(k->bx - tr->p.rack_x[r], k->by - tr->p.rack_y[r]) <= 0.5 * tr->table.ball_radius_mm)
-            return r;
-    return -1;
-}
-
 static void assign_ids(cr_tracker_t *tr)
 {
     int nr = 0, m, res[TRK_LIVE], res2[TRK_LIVE];
@@ -1691,7 +1690,7 @@ static void assign_ids(cr_tracker_t *tr)
         int held = 0;
 
         for (int i = 0; i < nr; i++)
-            held += rack_slot(tr, &tr->trk[tr->rows[i]]) >= 0;
+            held += tr->trk[tr->rows[i]].rack >= 0;
         racked = tr->p.n_rack > 0 && 2 * held > tr->p.n_rack;
     }
     m = TRK_IDS + nr;
@@ -1759,7 +1758,7 @@ static void assign_ids(cr_tracker_t *tr)
         if (racked && !none) {
             /* a racked ball is no cue ball (it is in hand for the break),
              * and on a numbered slot it is the number the rules put there */
-            int r = rack_slot(tr, k), id = r >= 0 ? tr->p.rack_id[r] : -1;
+            const int r = k->rack, id = r >= 0 ? tr->p.rack_id[r] : -1;
 
             if (r >= 0 && a[i * m] < BIG * 0.5)
                 a[i * m] += tr->p.rack_prior;

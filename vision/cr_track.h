@@ -153,8 +153,6 @@
 
 #include "cr_vision.h"
 
-#define CR_TRACK_RACK_MAX 15 /* rack slots (CR_TABLE_RACK_MAX) */
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -203,8 +201,8 @@ typedef struct {
      * a racked stripe showing its white pole, so without the rules' word both stay
      * unnamed until one of them moves. */
     int n_rack;
-    double rack_x[CR_TRACK_RACK_MAX], rack_y[CR_TRACK_RACK_MAX];
-    int rack_id[CR_TRACK_RACK_MAX];
+    double rack_x[CR_TABLE_RACK_MAX], rack_y[CR_TABLE_RACK_MAX];
+    int rack_id[CR_TABLE_RACK_MAX];
     double rack_prior;
 } cr_track_params_t;
 

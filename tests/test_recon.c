@@ -992,6 +992,49 @@ static void test_thin_cuts(void)
         printf("\n  mean error %.2f frame", sum / n);
 }
 
+/* Creeping contacts: the cue ball rolls up to the 1 and arrives at 40-120
+ * mm/s, at 30, 60 and 120 fps; the 1 creeps off a few millimetres. It
+ * stays within the noise of its rest for many frames, and its rest and
+ * the scatter measured there used to follow it until the threshold
+ * outgrew the move: 2 of these 45 contacts were never found (a legal roll
+ * up called no contact); a running mean of its offsets from the rest,
+ * whose noise is much smaller, finds them. The timing of such contacts
+ * stays weak (late by up to 5 frames at 120 fps): the bound holds what is
+ * reached. */
+static void test_creeping_contacts(void)
+{
+    static rcase_t c;
+    static const double fps_list[3] = {30.0, 60.0, 120.0};
+    int off = 0, missed = 0, n = 0;
+    double sum = 0;
+
+    for (int q = 0; q < 45; q++) {
+        const cr_event_t *tc, *gc;
+        double fps = fps_list[q % 3], v_in = 40.0 + 20.0 * ((q / 3) % 5), gap = 100.0 + 20.0 * (q / 15), v0;
+
+        /* struck without spin it slides to 5/7 of its speed, then rolls
+         * against mu_roll g = 98 mm/s^2 (the gap less the short slide) */
+        v0 = 1.4 * sqrt(v_in * v_in + 2.0 * 98.07 * gap);
+        play_into_the_1(&c, fps, 1000.0 + 57.15 + gap, 600.0 + 4.0 * (q % 4), v0, 1601 + (uint64_t)q);
+        tc = first_cue_contact(c.truth, c.nt, NULL);
+        gc = first_cue_contact(c.got, c.ng, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(tc);
+        n++;
+        if (!gc || other(gc) != 1) {
+            printf("\n  case %d (%.0f fps, in at %.0f mm/s): no contact with the 1", q, fps, v_in);
+            missed++;
+            continue;
+        }
+        sum += fabs(gc->t - tc->t) * fps;
+        if (fabs(gc->t - tc->t) * fps > 1.0)
+            off++;
+    }
+    if (missed || off > 12)
+        printf("\n  %d missed, %d of %d over a frame off, mean %.2f frame", missed, off, n, sum / (n - missed));
+    CU_ASSERT_EQUAL(missed, 0);
+    CU_ASSERT(off <= 12);
+}
+
 /* A frozen row of three: the blow goes through the middle ball to the far
  * one, which may be seen moving before the others. Every start has a
  * cause (collisions, in doubt inside the cluster), none is disturbed. */
@@ -1342,6 +1385,96 @@ static void rfix_end_one_still_stroke(rfix_t *f, int strokes, int moving)
     if (strokes != 1 || moving)
         printf("\n  %d strokes, %d balls moving", strokes, moving);
     rfix_close(f);
+}
+
+/* Where a ball set off at v0 (mm/s) along u from p0 at time t0 is at t,
+ * slowing at dec mm/s^2 until it stops. */
+static void slow_path(const double p0[2], const double u[2], double v0, double dec, double t0, double t,
+                      double out[2])
+{
+    double tau = fmin(fmax(t - t0, 0.0), v0 / dec), d = v0 * tau - 0.5 * dec * tau * tau;
+
+    out[0] = p0[0] + u[0] * d;
+    out[1] = p0[1] + u[1] * d;
+}
+
+/* A slow ball into a resting one: the cue ball rolls the 5 gently on, and
+ * the 5 arrives at the 11 at 60 mm/s, 5-50 mm off-centre; both stop within
+ * millimetres. The 11's start hides in the noise for frames, so the change
+ * that finds the contact comes late and the paths barely bend at it: the
+ * fit of the two paths cannot place it (its best time at the edge of its
+ * search, or no better than the late guess). The balls' distance still
+ * falls to 2R and rises from there (pair_vee()); for balls closing in
+ * slowly it places the contact better. At 30 and 60 fps, 24 cases: 7 were
+ * over a frame off, 2 are. */
+static void test_slow_into_slower(void)
+{
+    static const double off_list[4] = {5.0, 20.0, 35.0, 50.0};
+    const double R = 57.15 / 2.0, dec = 100.0, ts = 1.0;
+    int bad = 0;
+
+    for (int q = 0; q < 24; q++) {
+        rfix_t f;
+        double fps = q % 2 ? 60.0 : 30.0, off = off_list[(q / 2) % 4], ux[2] = {1.0, 0.0}, c0[2] = {1100.0, 600.0},
+               b5[2] = {1300.0, 600.0};
+        double v0 = 200.0, tau1, v1, t1, tau2, t2, v2 = 60.0, p5c[2], b11[2], n[2], nt[2], best = INFINITY;
+        int k, m, nc = 0;
+
+        /* the cue ball reaches the 5 (2R) at t1 with v1, stops there (a stun) */
+        tau1 = (v0 - sqrt(v0 * v0 - 2.0 * dec * (b5[0] - c0[0] - 2.0 * R))) / dec;
+        v1 = v0 - dec * tau1;
+        t1 = ts + tau1;
+        /* the 5 reaches the 11 at 60 mm/s at t2 */
+        tau2 = (v1 - v2) / dec;
+        t2 = t1 + tau2;
+        slow_path(b5, ux, v1, dec, t1, t2, p5c);
+        /* the 11 touching it there, 20 mm to the side of its line */
+        n[0] = sqrt(4.0 * R * R - off * off) / (2.0 * R);
+        n[1] = off / (2.0 * R);
+        nt[0] = -n[1];
+        nt[1] = n[0];
+        b11[0] = p5c[0] + 2.0 * R * n[0];
+        b11[1] = p5c[1] + 2.0 * R * n[1];
+        rfix_open(&f, fps, 1701 + (uint64_t)q);
+        for (k = 0; k < (int)(5.0 * fps); k++) {
+            double t = k / fps, pc[2], p5[2], p11[2];
+
+            slow_path(c0, ux, v0, dec, ts, fmin(t, t1), pc);
+            if (t < t2) {
+                slow_path(b5, ux, v1, dec, t1, t, p5);
+                p11[0] = b11[0];
+                p11[1] = b11[1];
+            } else {
+                slow_path(p5c, nt, v2 * n[1], dec, t2, t, p5);
+                slow_path(b11, n, v2 * n[0], dec, t2, t, p11);
+            }
+            rfix_frame(&f, t, k);
+            rfix_ball(&f, 0, 1, pc[0], pc[1], 0.5, 0.5);
+            rfix_ball(&f, 5, 2, p5[0], p5[1], 0.5, 0.5);
+            rfix_ball(&f, 11, 3, p11[0], p11[1], 0.5, 0.5);
+            rfix_ball(&f, 3, 4, 600.0, 300.0, 0.5, 0.5);
+            CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &m), 0);
+            for (int j = 0; j < m; j++)
+                if (f.out[j].type == CR_EV_COLLISION && is_pair(&f.out[j], 5, 11)) {
+                    nc++;
+                    if (fabs(f.out[j].t - t2) < fabs(best))
+                        best = f.out[j].t - t2;
+                }
+        }
+        CU_ASSERT_EQUAL(cr_recon_finish(f.rc, f.out, 128, &m), 0);
+        for (int j = 0; j < m; j++)
+            if (f.out[j].type == CR_EV_COLLISION && is_pair(&f.out[j], 5, 11)) {
+                nc++;
+                if (fabs(f.out[j].t - t2) < fabs(best))
+                    best = f.out[j].t - t2;
+            }
+        rfix_close(&f);
+        if (nc != 1 || !(fabs(best) * fps <= 1.0))
+            bad++;
+    }
+    if (bad > 2)
+        printf("\n  %d of 24 contacts of the 5 and the 11 over a frame off (or not one)", bad);
+    CU_ASSERT(bad <= 2);
 }
 
 /* Newton's cradle in a shot: the cue ball runs into the first of three balls
@@ -3279,6 +3412,8 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "straight into a corner pocket: no jaw", test_straight_into_corner) ||
         !CU_add_test(s, "soft contacts timed before the hitter's kink", test_soft_contacts) ||
         !CU_add_test(s, "thin cuts: a hitter found touching came from afar", test_thin_cuts) ||
+        !CU_add_test(s, "creeping contacts timed from the pair's distance", test_creeping_contacts) ||
+        !CU_add_test(s, "a slow ball into a slower one", test_slow_into_slower) ||
         !CU_add_test(s, "a wavering rack between shots gives no collision", test_waver_between_shots) ||
         !CU_add_test(s, "frozen row of three", test_frozen_row) ||
         !CU_add_test(s, "double hit suspicion", test_double_hit) ||

@@ -952,8 +952,10 @@ static void play_into_the_1(rcase_t *c, double fps, double x1, double y1, double
  * is timed from the cue ball's samples before the 1 set off
  * (path_before()). Over these 60 cases the timing error averaged 0.54
  * frame, 25 of them over half a frame (all late); 0.41 and 17 with this,
- * 0.34 and 17 once thin cuts' early contacts are found too (EARLY_S). Slow
- * contacts stay the weakest timed: the bounds below hold what is reached. */
+ * 0.34 and 17 once thin cuts' early contacts are found too (EARLY_S);
+ * 0.23 and 3 once the path fit takes the middle of the times its samples
+ * cannot rule out, not the nearest to the (late) first guess. Slow contacts
+ * stay the weakest timed: the bounds below hold what is reached. */
 static void test_soft_contacts(void)
 {
     static rcase_t c;
@@ -974,10 +976,10 @@ static void test_soft_contacts(void)
         if (e > 0.5)
             late++;
     }
-    if (sum / n > 0.45 || late > 20)
+    if (sum / n > 0.3 || late > 6)
         printf("\n  mean error %.2f frame, %d of %d over half a frame", sum / n, late, n);
-    CU_ASSERT(sum / n <= 0.45);
-    CU_ASSERT(late <= 20);
+    CU_ASSERT(sum / n <= 0.3);
+    CU_ASSERT(late <= 6);
 }
 
 /* Thin cuts: the cue ball at 600-900 mm/s cuts the 1 at 70-82 degrees from
@@ -988,8 +990,9 @@ static void test_soft_contacts(void)
  * start's time, up to 5 frames late. A hitter that came from afar and is
  * found touching has its contact where its path first reached the ball.
  * Over these 60 cases: doubtful contacts 2 -> 0, mean error 0.85 -> 0.72
- * frame. Thin cuts stay badly timed at 120 fps (up to 4.4 frames late in
- * one case here, a start dated late without the touching sign). */
+ * frame (0.49 with the middle of the times the paths cannot rule out).
+ * Thin cuts stay badly timed at 120 fps (up to 4.4 frames late in one case
+ * here, a start dated late without the touching sign). */
 static void test_thin_cuts(void)
 {
     static rcase_t c;
@@ -1015,8 +1018,8 @@ static void test_thin_cuts(void)
         n++;
     }
     CU_ASSERT_EQUAL(doubtful, 0);
-    CU_ASSERT(sum / n <= 0.8);
-    if (sum / n > 0.8)
+    CU_ASSERT(sum / n <= 0.6);
+    if (sum / n > 0.6)
         printf("\n  mean error %.2f frame", sum / n);
 }
 
@@ -1434,7 +1437,9 @@ static void slow_path(const double p0[2], const double u[2], double v0, double d
  * search, or no better than the late guess). The balls' distance still
  * falls to 2R and rises from there (pair_vee()); for balls closing in
  * slowly it places the contact better. At 30 and 60 fps, 24 cases: 7 were
- * over a frame off, 2 are. */
+ * over a frame off, 2 with it (3 once the path fit took the middle of the
+ * times it cannot rule out rather than the nearest to the late guess,
+ * better on the recon sets as a whole). */
 static void test_slow_into_slower(void)
 {
     static const double off_list[4] = {5.0, 20.0, 35.0, 50.0};
@@ -1500,9 +1505,9 @@ static void test_slow_into_slower(void)
         if (nc != 1 || !(fabs(best) * fps <= 1.0))
             bad++;
     }
-    if (bad > 2)
+    if (bad > 3)
         printf("\n  %d of 24 contacts of the 5 and the 11 over a frame off (or not one)", bad);
-    CU_ASSERT(bad <= 2);
+    CU_ASSERT(bad <= 3);
 }
 
 /* Newton's cradle in a shot: the cue ball runs into the first of three balls

@@ -1010,8 +1010,12 @@ static bool pair_vee(cr_recon_t *rc, int a, int b, double t0, pvee_t *v)
  * misses counts against the sample noise). The time that fits both balls'
  * samples best with that holding, on a grid over t0 +- span (2 frames, at
  * least 30 ms: a slow or thin contact is found that late); of the times
- * that fit about as well, the nearest to t0 (a thin or slow contact
- * barely changes either path: the samples then only rule out times). Each
+ * that fit about as well, the middle (a thin or slow contact barely
+ * changes either path: the samples then only rule out times; t0, the
+ * first guess, tends to be late, and the nearest of them to it was late
+ * too: on the recon sets the middle took 6 more contacts within a frame,
+ * 7 fewer outside, and the median timing error from 1.6-2.2 ms to
+ * 1.1-2.1 ms). Each
  * ball's samples begin where the motion it had before the span began (a
  * change inside the span is this contact, found early or late) and end
  * 0.1 s after t0. Returns t0 when the samples cannot decide: too few,
@@ -1024,7 +1028,8 @@ static double fit_contact(cr_recon_t *rc, int a, int b, double t0, bool *edge)
     const seg_t *s[2];
     int who[2] = {a, b}, q, g, gb = -1;
     enum { NG = 80 };
-    double best = INFINITY, tb = INFINITY, sp, span = fmax(2.0 * rc->dt, 0.03), lim, eg[NG + 1];
+    double best = INFINITY, tb, sp, span = fmax(2.0 * rc->dt, 0.03), lim, eg[NG + 1], t_lo = INFINITY,
+           t_hi = -INFINITY;
 
     for (q = 0; q < 2; q++) {
         /* the motion in effect before the earliest time considered: a
@@ -1082,14 +1087,17 @@ static double fit_contact(cr_recon_t *rc, int a, int b, double t0, bool *edge)
     /* the times the samples do not tell from the best (chi-square within 4,
      * two standard errors, scaled by the fit's own reduced chi-square when
      * the sigmas are too small; a tracker's smoothed positions are not
-     * independent): t0 stands if it is one of them, else the nearest one */
+     * independent): the middle of their span */
     lim = best + 4.0 * fmax(1.0, best / fmax(1, cs[0].n + cs[1].n - 7));
     for (g = 0; g <= NG; g++) {
         double tc = t0 + span * (2.0 * g / NG - 1.0);
 
-        if (isfinite(eg[g]) && eg[g] <= lim && fabs(tc - t0) < fabs(tb - t0))
-            tb = tc;
+        if (isfinite(eg[g]) && eg[g] <= lim) {
+            t_lo = fmin(t_lo, tc);
+            t_hi = fmax(t_hi, tc);
+        }
     }
+    tb = 0.5 * (t_lo + t_hi);
     if (rc->active && tb <= rc->t_stroke)
         return t0;
     return tb;

@@ -34,6 +34,7 @@
  * onset is measured late, and the other's a little early (at 60 fps: 20
  * and 42 ms) */
 #define FROZEN_LEAD_S(rc) fmax(3.0 * (rc)->dt, 0.1)
+#define STROKE_LATE_S(rc) (2.0 * (rc)->dt) /* how late a stroke dated from the onset can be */
 
 #define RING 256        /* frames kept (power of two) */
 #define NSEG 8          /* past segments per ball */
@@ -63,6 +64,7 @@
 #define OFF_MIN_MM_S 1000.0
 #define BLOW_CONF 0.6
 #define NEAR_CONF 0.8 /* a contact timed by the pair's distance alone (near_contact()) */
+#define NEAR_GAP_MM 20.0 /* a ball this far off the cue ball at the stroke may be struck within a frame */
 #define HUNG_UNSEEN_S 0.3 /* a ball at rest past a mouth line, unseen this long, dropped */
 #define FROZEN_STRUCK_MM_S 300.0 /* a ball struck through the cue ball frozen to it leaves faster */
 #define RC_MAX 64       /* samples of one ball in a contact refinement */
@@ -1150,6 +1152,30 @@ static void path_at(cr_recon_t *rc, int i, double t, double *x, double *y)
         seg_eval(&pb, t, x, y);
 }
 
+/* A contact in the shot timed before its stroke: the stroke, dated from
+ * the cue ball's onset, comes late when the cue ball was a few millimetres
+ * from the ball it hit (both start within a frame), and a contact before
+ * its stroke belongs to no shot. While the stroke is still queued it is
+ * moved back to the contact (a microsecond before it); else the contact is
+ * put just after it. Returns the contact's time. */
+static double after_stroke(cr_recon_t *rc, double t)
+{
+    int q;
+
+    if (!rc->active || t > rc->t_stroke || t < rc->t_stroke - STROKE_LATE_S(rc))
+        return t;
+    for (q = 0; q < rc->nbatch + rc->nq; q++) {
+        cr_event_t *e = q < rc->nbatch ? &rc->batch[q] : &rc->q[q - rc->nbatch];
+
+        if (e->type == CR_EV_STROKE && e->shot == rc->shot) {
+            e->t = t - 1e-6;
+            rc->t_stroke = e->t;
+            return t;
+        }
+    }
+    return rc->t_stroke + 1e-6;
+}
+
 /* again: a second contact of the pair moments after one reported (its time
  * inferred, not refined; only the same contact twice is dropped) */
 static int emit_collision_ex(cr_recon_t *rc, int a, int b, double t, double conf, bool again)
@@ -1159,6 +1185,7 @@ static int emit_collision_ex(cr_recon_t *rc, int a, int b, double t, double conf
 
     if (conf >= 0.9 && !again)
         t = refine_contact(rc, a, b, t);
+    t = after_stroke(rc, t);
     if (recent_has(rc, a, b, t, again ? 0.002 : 3.0 * rc->dt))
         return CR_OK;
     if (b == CR_BALL_CUE) {
@@ -4785,7 +4812,7 @@ static bool frozen_at_onset(const cr_recon_t *rc, const change_t *c)
  * resolved in an earlier batch), with no contact for its start from a ball
  * that was moving (one with a resting ball is its own blow passed on, a
  * chain): struck through the contact. *t_on: its start. */
-static int frozen_start(const cr_recon_t *rc, const change_t *c, double *t_on)
+static int frozen_start(const cr_recon_t *rc, const change_t *c, double *t_on, bool *gap)
 {
     int i, j, best = -1;
     double bt = INFINITY;
@@ -4795,10 +4822,23 @@ static int frozen_start(const cr_recon_t *rc, const change_t *c, double *t_on)
     for (i = 0; i < NB; i++) {
         const rball_t *b = &rc->b[i];
 
+        double d = hypot(b->anc_x - c->before.p[0], b->anc_y - c->before.p[1]);
+
         if (i == CR_BALL_CUE || b->state != B_MOVING || !b->anchor || b->anc_t < c->t - FROZEN_LEAD_S(rc) ||
-            b->anc_t > c->t + 1.5 * rc->dt || fabs(b->anc_t - c->t) >= bt ||
-            hypot(b->anc_x - c->before.p[0], b->anc_y - c->before.p[1]) > 2.0 * rc->R + rc->p.contact_tol_mm)
+            b->anc_t > c->t + 1.5 * rc->dt || fabs(b->anc_t - c->t) >= bt || d > 2.0 * rc->R + NEAR_GAP_MM)
             continue;
+        if (d > 2.0 * rc->R + rc->p.contact_tol_mm) {
+            /* not touching, a few millimetres off: struck across the gap
+             * within the frame, so it left straight away from the cue ball
+             * (a ball passing the blow on through a chain does too, but
+             * only touching) */
+            double vx, vy, v;
+
+            seg_vel(cur_seg((rball_t *)b), b->anc_t + rc->dt, &vx, &vy);
+            v = hypot(vx, vy);
+            if (!(v > 0) || ((b->anc_x - c->before.p[0]) * vx + (b->anc_y - c->before.p[1]) * vy) / (v * d) < 0.7)
+                continue;
+        }
         /* a contact with a ball that was moving before may have started
          * it; one with a resting ball is its own blow passed on (a chain) */
         for (j = 0; j < NB; j++)
@@ -4810,6 +4850,7 @@ static int frozen_start(const cr_recon_t *rc, const change_t *c, double *t_on)
         bt = fabs(b->anc_t - c->t);
         best = i;
         *t_on = b->anc_t;
+        *gap = d > 2.0 * rc->R + rc->p.contact_tol_mm;
     }
     return best;
 }
@@ -4895,14 +4936,17 @@ static void resolve_changes(cr_recon_t *rc)
              * resume_s of the cue ball stopping) */
             if (!c->creep) {
                 double t_on = c->t;
-                int f = frozen_start(rc, c, &t_on);
+                bool gap = false;
+                int f = frozen_start(rc, c, &t_on, &gap);
 
                 /* a ball frozen to the cue ball, struck into it: both start
                  * together (whichever onset was measured first), and the
-                 * contact is at the stroke */
+                 * contact is at the stroke; one a few millimetres off is
+                 * struck as it sets off, which is no earlier than the
+                 * stroke */
                 emit_stroke(rc, fmin(c->t, t_on), false);
                 if (f >= 0)
-                    emit_collision(rc, CR_BALL_CUE, f, fmin(c->t, t_on), 1.0);
+                    emit_collision(rc, CR_BALL_CUE, f, gap ? fmax(c->t, t_on) : fmin(c->t, t_on), 1.0);
             }
             c->done = true;
         }

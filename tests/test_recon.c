@@ -952,10 +952,8 @@ static void play_into_the_1(rcase_t *c, double fps, double x1, double y1, double
  * is timed from the cue ball's samples before the 1 set off
  * (path_before()). Over these 60 cases the timing error averaged 0.54
  * frame, 25 of them over half a frame (all late); 0.41 and 17 with this,
- * 0.34 and 17 once thin cuts' early contacts are found too (EARLY_S);
- * 0.23 and 3 once the path fit takes the middle of the times its samples
- * cannot rule out, not the nearest to the (late) first guess. Slow contacts
- * stay the weakest timed: the bounds below hold what is reached. */
+ * 0.34 and 17 once thin cuts' early contacts are found too (EARLY_S). Slow
+ * contacts stay the weakest timed: the bounds below hold what is reached. */
 static void test_soft_contacts(void)
 {
     static rcase_t c;
@@ -976,10 +974,10 @@ static void test_soft_contacts(void)
         if (e > 0.5)
             late++;
     }
-    if (sum / n > 0.3 || late > 6)
+    if (sum / n > 0.45 || late > 20)
         printf("\n  mean error %.2f frame, %d of %d over half a frame", sum / n, late, n);
-    CU_ASSERT(sum / n <= 0.3);
-    CU_ASSERT(late <= 6);
+    CU_ASSERT(sum / n <= 0.45);
+    CU_ASSERT(late <= 20);
 }
 
 /* Thin cuts: the cue ball at 600-900 mm/s cuts the 1 at 70-82 degrees from
@@ -990,9 +988,8 @@ static void test_soft_contacts(void)
  * start's time, up to 5 frames late. A hitter that came from afar and is
  * found touching has its contact where its path first reached the ball.
  * Over these 60 cases: doubtful contacts 2 -> 0, mean error 0.85 -> 0.72
- * frame (0.49 with the middle of the times the paths cannot rule out).
- * Thin cuts stay badly timed at 120 fps (up to 4.4 frames late in one case
- * here, a start dated late without the touching sign). */
+ * frame. Thin cuts stay badly timed at 120 fps (up to 4.4 frames late in
+ * one case here, a start dated late without the touching sign). */
 static void test_thin_cuts(void)
 {
     static rcase_t c;
@@ -1018,8 +1015,8 @@ static void test_thin_cuts(void)
         n++;
     }
     CU_ASSERT_EQUAL(doubtful, 0);
-    CU_ASSERT(sum / n <= 0.6);
-    if (sum / n > 0.6)
+    CU_ASSERT(sum / n <= 0.8);
+    if (sum / n > 0.8)
         printf("\n  mean error %.2f frame", sum / n);
 }
 
@@ -1057,14 +1054,16 @@ static void test_contact_before_stroke(void)
 }
 
 /* Creeping contacts: the cue ball rolls up to the 1 and arrives at 40-120
- * mm/s, at 30, 60 and 120 fps; the 1 creeps off a few millimetres. It
- * stays within the noise of its rest for many frames, and its rest and
- * the scatter measured there used to follow it until the threshold
- * outgrew the move: 2 of these 45 contacts were never found (a legal roll
- * up called no contact); a running mean of its offsets from the rest,
- * whose noise is much smaller, finds them. The timing of such contacts
- * stays weak (late by up to 5 frames at 120 fps): the bound holds what is
- * reached. */
+ * mm/s, at 30, 60 and 120 fps; the 1 creeps off a few millimetres. A
+ * weakness this guards, not a solved case: such a ball stays within the
+ * noise of its rest for many frames while its rest and the scatter
+ * measured there follow it, until the threshold outgrows the move, and 2
+ * of these 45 contacts are never found (a legal roll-up called no
+ * contact). A running mean of the offsets found them, but on video it
+ * also took a resting ball's fit pulled by a ball passing it for a start
+ * (false contacts: on 720p30 first contact 298 -> 296, rulings 298 ->
+ * 295), so it was not kept.
+ * The bounds hold what is reached. */
 static void test_creeping_contacts(void)
 {
     static rcase_t c;
@@ -1093,9 +1092,9 @@ static void test_creeping_contacts(void)
         if (fabs(gc->t - tc->t) * fps > 1.0)
             off++;
     }
-    if (missed || off > 12)
+    if (missed > 2 || off > 12)
         printf("\n  %d missed, %d of %d over a frame off, mean %.2f frame", missed, off, n, sum / (n - missed));
-    CU_ASSERT_EQUAL(missed, 0);
+    CU_ASSERT(missed <= 2);
     CU_ASSERT(off <= 12);
 }
 
@@ -1449,98 +1448,6 @@ static void rfix_end_one_still_stroke(rfix_t *f, int strokes, int moving)
     if (strokes != 1 || moving)
         printf("\n  %d strokes, %d balls moving", strokes, moving);
     rfix_close(f);
-}
-
-/* Where a ball set off at v0 (mm/s) along u from p0 at time t0 is at t,
- * slowing at dec mm/s^2 until it stops. */
-static void slow_path(const double p0[2], const double u[2], double v0, double dec, double t0, double t,
-                      double out[2])
-{
-    double tau = fmin(fmax(t - t0, 0.0), v0 / dec), d = v0 * tau - 0.5 * dec * tau * tau;
-
-    out[0] = p0[0] + u[0] * d;
-    out[1] = p0[1] + u[1] * d;
-}
-
-/* A slow ball into a resting one: the cue ball rolls the 5 gently on, and
- * the 5 arrives at the 11 at 60 mm/s, 5-50 mm off-centre; both stop within
- * millimetres. The 11's start hides in the noise for frames, so the change
- * that finds the contact comes late and the paths barely bend at it: the
- * fit of the two paths cannot place it (its best time at the edge of its
- * search, or no better than the late guess). The balls' distance still
- * falls to 2R and rises from there (pair_vee()); for balls closing in
- * slowly it places the contact better. At 30 and 60 fps, 24 cases: 7 were
- * over a frame off, 2 with it (3 once the path fit took the middle of the
- * times it cannot rule out rather than the nearest to the late guess,
- * better on the recon sets as a whole). */
-static void test_slow_into_slower(void)
-{
-    static const double off_list[4] = {5.0, 20.0, 35.0, 50.0};
-    const double R = 57.15 / 2.0, dec = 100.0, ts = 1.0;
-    int bad = 0;
-
-    for (int q = 0; q < 24; q++) {
-        rfix_t f;
-        double fps = q % 2 ? 60.0 : 30.0, off = off_list[(q / 2) % 4], ux[2] = {1.0, 0.0}, c0[2] = {1100.0, 600.0},
-               b5[2] = {1300.0, 600.0};
-        double v0 = 200.0, tau1, v1, t1, tau2, t2, v2 = 60.0, p5c[2], b11[2], n[2], nt[2], best = INFINITY;
-        int k, m, nc = 0;
-
-        /* the cue ball reaches the 5 (2R) at t1 with v1, stops there (a stun) */
-        tau1 = (v0 - sqrt(v0 * v0 - 2.0 * dec * (b5[0] - c0[0] - 2.0 * R))) / dec;
-        v1 = v0 - dec * tau1;
-        t1 = ts + tau1;
-        /* the 5 reaches the 11 at 60 mm/s at t2 */
-        tau2 = (v1 - v2) / dec;
-        t2 = t1 + tau2;
-        slow_path(b5, ux, v1, dec, t1, t2, p5c);
-        /* the 11 touching it there, 20 mm to the side of its line */
-        n[0] = sqrt(4.0 * R * R - off * off) / (2.0 * R);
-        n[1] = off / (2.0 * R);
-        nt[0] = -n[1];
-        nt[1] = n[0];
-        b11[0] = p5c[0] + 2.0 * R * n[0];
-        b11[1] = p5c[1] + 2.0 * R * n[1];
-        rfix_open(&f, fps, 1701 + (uint64_t)q);
-        for (k = 0; k < (int)(5.0 * fps); k++) {
-            double t = k / fps, pc[2], p5[2], p11[2];
-
-            slow_path(c0, ux, v0, dec, ts, fmin(t, t1), pc);
-            if (t < t2) {
-                slow_path(b5, ux, v1, dec, t1, t, p5);
-                p11[0] = b11[0];
-                p11[1] = b11[1];
-            } else {
-                slow_path(p5c, nt, v2 * n[1], dec, t2, t, p5);
-                slow_path(b11, n, v2 * n[0], dec, t2, t, p11);
-            }
-            rfix_frame(&f, t, k);
-            rfix_ball(&f, 0, 1, pc[0], pc[1], 0.5, 0.5);
-            rfix_ball(&f, 5, 2, p5[0], p5[1], 0.5, 0.5);
-            rfix_ball(&f, 11, 3, p11[0], p11[1], 0.5, 0.5);
-            rfix_ball(&f, 3, 4, 600.0, 300.0, 0.5, 0.5);
-            CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &m), 0);
-            for (int j = 0; j < m; j++)
-                if (f.out[j].type == CR_EV_COLLISION && is_pair(&f.out[j], 5, 11)) {
-                    nc++;
-                    if (fabs(f.out[j].t - t2) < fabs(best))
-                        best = f.out[j].t - t2;
-                }
-        }
-        CU_ASSERT_EQUAL(cr_recon_finish(f.rc, f.out, 128, &m), 0);
-        for (int j = 0; j < m; j++)
-            if (f.out[j].type == CR_EV_COLLISION && is_pair(&f.out[j], 5, 11)) {
-                nc++;
-                if (fabs(f.out[j].t - t2) < fabs(best))
-                    best = f.out[j].t - t2;
-            }
-        rfix_close(&f);
-        if (nc != 1 || !(fabs(best) * fps <= 1.0))
-            bad++;
-    }
-    if (bad > 3)
-        printf("\n  %d of 24 contacts of the 5 and the 11 over a frame off (or not one)", bad);
-    CU_ASSERT(bad <= 3);
 }
 
 /* Newton's cradle in a shot: the cue ball runs into the first of three balls
@@ -3478,9 +3385,8 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "straight into a corner pocket: no jaw", test_straight_into_corner) ||
         !CU_add_test(s, "soft contacts timed before the hitter's kink", test_soft_contacts) ||
         !CU_add_test(s, "thin cuts: a hitter found touching came from afar", test_thin_cuts) ||
-        !CU_add_test(s, "creeping contacts timed from the pair's distance", test_creeping_contacts) ||
+        !CU_add_test(s, "creeping contacts (a weakness, bounded)", test_creeping_contacts) ||
         !CU_add_test(s, "a contact a few millimetres away follows its stroke", test_contact_before_stroke) ||
-        !CU_add_test(s, "a slow ball into a slower one", test_slow_into_slower) ||
         !CU_add_test(s, "the rebound's second contact with draw on the cue ball", test_rebound_with_draw) ||
 
         !CU_add_test(s, "a wavering rack between shots gives no collision", test_waver_between_shots) ||

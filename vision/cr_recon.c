@@ -63,7 +63,6 @@
  * ball leaves a table over the rail only on a hard, rising hit. */
 #define OFF_MIN_MM_S 1000.0
 #define BLOW_CONF 0.6
-#define NEAR_CONF 0.8 /* a contact timed by the pair's distance alone (near_contact()) */
 #define NEAR_GAP_MM 20.0 /* a ball this far off the cue ball at the stroke may be struck within a frame */
 #define HUNG_UNSEEN_S 0.3 /* a ball at rest past a mouth line, unseen this long, dropped */
 #define FROZEN_STRUCK_MM_S 300.0 /* a ball struck through the cue ball frozen to it leaves faster */
@@ -71,7 +70,6 @@
 #define ROLL_N 64       /* natural stops kept to measure the cloth's rolling resistance */
 #define ROLL_MIN 5      /* ... and how many before the measure is used */
 #define ROLL_SLACK 1.5  /* a rolling ball slows by at most this much more than measured */
-#define DRIFT_N 8       /* samples in a resting ball's running offset (analyse_rest()) */
 #define RB_WAIT 4       /* rebound checks that may wait for a striker's kink at once */
 
 enum { OB_NONE = 0, OB_SEEN, OB_HIDDEN, OB_GONE };
@@ -107,8 +105,6 @@ typedef struct {
     double sig_run;         /* running mean of the sigma of its recent samples, mm */
     double scat2;           /* at rest: running mean square of its samples' distance
                              * from the rest position, mm^2 */
-    double drift[2];        /* at rest: running mean (over DRIFT_N samples) of its samples'
-                             * offset from the rest position, mm */
     bool uncaused;          /* its current motion began with nothing seen to start it */
     double dir[2];          /* direction of travel when it stopped */
     seg_t hist[NSEG];
@@ -850,188 +846,27 @@ static double piece_fit(const csamp_t *cs, double tc, double amax, double p[2])
     return sse;
 }
 
-#define PV_MAX 64          /* samples in a pair distance V */
-#define PV_SPAN_S 0.15     /* how far from the first guess a pair's contact may be */
-#define PV_SIDE_S 0.1      /* samples either side of the vertex the V is fitted to */
-#define PV_CHI_MAX 9.0     /* the largest reduced chi-square of a V taken for one */
-#define PV_SLOW_MM_S 200.0 /* closing in slower, the distance times a contact better than the paths */
-
-typedef struct {
-    double t;     /* the vertex: the contact */
-    double se;    /* its uncertainty, s */
-    double close; /* how fast the balls closed in, mm/s */
-} pvee_t;
-
-/* Ball pair a, b's distance samples (both seen) in [lo, hi], less 2R, and
- * their weights; returns how many. */
-static int pair_samples(cr_recon_t *rc, int a, int b, double lo, double hi, double *ts, double *ds, double *ws)
-{
-    long k, e = last_frame(rc, rc->next), k0 = e;
-    int n = 0;
-
-    while (k0 > e - (RING - 2) && frame_ok(rc, k0 - 1) && frm(rc, k0 - 1)->t >= lo)
-        k0--;
-    for (k = k0; k <= e && n < PV_MAX; k++) {
-        rframe_t *f = frm(rc, k);
-        double sa, sb;
-
-        if (f->t < lo || f->t > hi || f->st[a] != OB_SEEN || f->st[b] != OB_SEEN)
-            continue;
-        sa = sig(rc, f->s[a]);
-        sb = sig(rc, f->s[b]);
-        ts[n] = f->t;
-        ds[n] = hypot(f->x[a] - f->x[b], f->y[a] - f->y[b]) - 2.0 * rc->R;
-        ws[n++] = 1.0 / (sa * sa + sb * sb);
-    }
-    return n;
-}
-
-/* The V with its vertex at (tc, 0) fitted to the samples within PV_SIDE_S
- * of tc: a line through the vertex on either side, slope[0] closing in
- * before, slope[1] parting after. Returns its chi-square (n_used samples,
- * z: the closing slope over its standard error); INFINITY with fewer than
- * two samples on a side or a slope the wrong way (closing in after, or
- * parting before: no contact at tc). */
-static double vee_at(const double *ts, const double *ds, const double *ws, int n, double tc, double slope[2],
-                     int *n_used, double *z)
-{
-    double m[2] = {0, 0}, v[2] = {0, 0}, c2 = 0;
-    int nn[2] = {0, 0}, k, side;
-
-    for (k = 0; k < n; k++) {
-        double u = fabs(ts[k] - tc);
-
-        if (u > PV_SIDE_S)
-            continue;
-        side = ts[k] >= tc;
-        nn[side]++;
-        m[side] += ws[k] * u * u;
-        v[side] += ws[k] * u * ds[k];
-    }
-    if (nn[0] < 2 || nn[1] < 2)
-        return INFINITY;
-    for (side = 0; side < 2; side++) {
-        slope[side] = v[side] / m[side];
-        if (!(slope[side] > 0))
-            return INFINITY;
-    }
-    for (k = 0; k < n; k++) {
-        double u = fabs(ts[k] - tc), ex;
-
-        if (u > PV_SIDE_S)
-            continue;
-        ex = ds[k] - slope[ts[k] >= tc] * u;
-        c2 += ws[k] * ex * ex;
-    }
-    *n_used = nn[0] + nn[1];
-    *z = slope[0] * sqrt(m[0]);
-    return c2;
-}
-
-/* The time of a contact between balls a and b near t0 from their distance
- * alone: two balls close in until their centres are 2R apart and part from
- * there (a contact can neither leave them closer nor have them close in
- * again at once), so the distance of their samples is a V with its vertex
- * at 2R (vee_at()). The samples are those within PV_SPAN_S + PV_SIDE_S of
- * t0, after the stroke and between the contacts of either ball reported
- * before and after this one (another contact bends the V). The vertex time
- * that fits best, in *v with its uncertainty (half the span of the times
- * whose chi-square is within 4 of the best, scaled by the best's reduced
- * chi-square when the sigmas were too small) and the closing speed. False
- * when the samples make no V: too few, a misfit (reduced chi-square over
- * PV_CHI_MAX), or no significant closing in (a pair frozen together that
- * parts). */
-static bool pair_vee(cr_recon_t *rc, int a, int b, double t0, pvee_t *v)
-{
-    enum { NG = 240 };
-    double ts[PV_MAX], ds[PV_MAX], ws[PV_MAX], chi[NG + 1], lo = t0 - PV_SPAN_S - PV_SIDE_S,
-           hi = t0 + PV_SPAN_S + PV_SIDE_S, best = INFINITY, lim, t_lo = INFINITY, t_hi = -INFINITY, zb = 0;
-    int n, g, r, q, k, nbest = 0, who[2] = {a, b};
-
-    v->t = NAN;
-    v->se = INFINITY;
-    v->close = 0;
-    for (k = 0; k < rc->n_recent; k++) {
-        const recent_t *o = &rc->recent[k];
-
-        if (!(o->a == a || o->b == a || o->a == b || o->b == b) ||
-            (same_pair(o->a, o->b, a, b) && fabs(o->t - t0) < rc->dt))
-            continue;
-        if (o->t <= t0 && o->t > lo)
-            lo = o->t;
-        if (o->t > t0 && o->t < hi)
-            hi = o->t;
-    }
-    for (q = 0; q < 2; q++)
-        for (r = 0; r < CR_RAIL_COUNT; r++) {
-            double tcu = rc->b[who[q]].t_cush[r];
-
-            if (tcu == 0)
-                continue;
-            if (tcu <= t0 && tcu > lo)
-                lo = tcu;
-            if (tcu > t0 && tcu < hi)
-                hi = tcu;
-        }
-    if (rc->active && lo < rc->t_stroke)
-        lo = rc->t_stroke;
-    n = pair_samples(rc, a, b, lo, hi, ts, ds, ws);
-    if (n < 6)
-        return false;
-    for (g = 0; g <= NG; g++) {
-        double tc = t0 + PV_SPAN_S * (2.0 * g / NG - 1.0), sl[2], z = 0;
-        int used = 0;
-
-        chi[g] = vee_at(ts, ds, ws, n, tc, sl, &used, &z);
-        if (chi[g] < best) {
-            best = chi[g];
-            v->t = tc;
-            v->close = sl[0];
-            nbest = used;
-            zb = z;
-        }
-    }
-    if (!isfinite(best) || nbest <= 2 || zb < 3.0 || best > PV_CHI_MAX * (nbest - 2))
-        return false;
-    lim = best + 4.0 * fmax(1.0, best / (nbest - 2));
-    for (g = 0; g <= NG; g++) {
-        if (chi[g] <= lim) {
-            double tc = t0 + PV_SPAN_S * (2.0 * g / NG - 1.0);
-
-            t_lo = fmin(t_lo, tc);
-            t_hi = fmax(t_hi, tc);
-        }
-    }
-    v->se = 0.5 * (t_hi - t_lo);
-    return true;
-}
-
 /* The time of a contact between balls a and b found near t0, from their
  * raw samples: each ball's path is continuous at the contact and changes
  * its velocity there, and there the centres are 2R apart (how far that
  * misses counts against the sample noise). The time that fits both balls'
  * samples best with that holding, on a grid over t0 +- span (2 frames, at
  * least 30 ms: a slow or thin contact is found that late); of the times
- * that fit about as well, the middle (a thin or slow contact barely
- * changes either path: the samples then only rule out times; t0, the
- * first guess, tends to be late, and the nearest of them to it was late
- * too: on the recon sets the middle took 6 more contacts within a frame,
- * 7 fewer outside, and the median timing error from 1.6-2.2 ms to
- * 1.1-2.1 ms). Each
+ * that fit about as well, the nearest to t0 (a thin or slow contact
+ * barely changes either path: the samples then only rule out times). Each
  * ball's samples begin where the motion it had before the span began (a
  * change inside the span is this contact, found early or late) and end
  * 0.1 s after t0. Returns t0 when the samples cannot decide: too few,
  * neither ball moving into the contact, another contact of either ball
  * within the span, a resting ball touching a third (a rack passes the blow
  * on), the best time at the edge of the grid or before the stroke. */
-static double fit_contact(cr_recon_t *rc, int a, int b, double t0, bool *edge)
+static double refine_contact(cr_recon_t *rc, int a, int b, double t0)
 {
     csamp_t cs[2];
     const seg_t *s[2];
     int who[2] = {a, b}, q, g, gb = -1;
     enum { NG = 80 };
-    double best = INFINITY, tb, sp, span = fmax(2.0 * rc->dt, 0.03), lim, eg[NG + 1], t_lo = INFINITY,
-           t_hi = -INFINITY;
+    double best = INFINITY, tb = INFINITY, sp, span = fmax(2.0 * rc->dt, 0.03), lim, eg[NG + 1];
 
     for (q = 0; q < 2; q++) {
         /* the motion in effect before the earliest time considered: a
@@ -1082,42 +917,22 @@ static double fit_contact(cr_recon_t *rc, int a, int b, double t0, bool *edge)
             gb = g;
         }
     }
-    if (gb <= 0 || gb >= NG) {
-        *edge = gb >= 0;
+    if (gb <= 0 || gb >= NG)
         return t0;
-    }
     /* the times the samples do not tell from the best (chi-square within 4,
      * two standard errors, scaled by the fit's own reduced chi-square when
      * the sigmas are too small; a tracker's smoothed positions are not
-     * independent): the middle of their span */
+     * independent): t0 stands if it is one of them, else the nearest one */
     lim = best + 4.0 * fmax(1.0, best / fmax(1, cs[0].n + cs[1].n - 7));
     for (g = 0; g <= NG; g++) {
         double tc = t0 + span * (2.0 * g / NG - 1.0);
 
-        if (isfinite(eg[g]) && eg[g] <= lim) {
-            t_lo = fmin(t_lo, tc);
-            t_hi = fmax(t_hi, tc);
-        }
+        if (isfinite(eg[g]) && eg[g] <= lim && fabs(tc - t0) < fabs(tb - t0))
+            tb = tc;
     }
-    tb = 0.5 * (t_lo + t_hi);
     if (rc->active && tb <= rc->t_stroke)
         return t0;
     return tb;
-}
-
-static double refine_contact(cr_recon_t *rc, int a, int b, double t0)
-{
-    bool edge = false;
-    double tr = fit_contact(rc, a, b, t0, &edge);
-    pvee_t v;
-
-    if (!pair_vee(rc, a, b, t0, &v) || (rc->active && v.t <= rc->t_stroke))
-        return tr;
-    if (edge && v.se <= 2.0 * rc->dt)
-        return v.t;
-    if (v.close < PV_SLOW_MM_S && fabs(v.t - tr) > fmax(2.0 * v.se, 0.5 * rc->dt))
-        return v.t;
-    return tr;
 }
 
 /* Ball i, set moving with no cause seen (dist_pending), is in a contact at
@@ -1728,7 +1543,7 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
     double thr, dev, px, py, vx, vy, sp, t_on;
     long k, e = last_frame(rc, a);
     int n;
-    bool beyond, drifted = false;
+    bool beyond;
     seg_t before, m;
 
     if (sc > 1.3 * s)
@@ -1809,21 +1624,7 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
                 dev = thr + 1e-9; /* an onset at a */
         }
     }
-    if (dev <= thr && rc->active && b->rw >= 2 * DRIFT_N) {
-        /* a ball that creeps off slowly (touched by a ball that barely
-         * reached it) stays within the noise of its rest for many frames,
-         * and the rest and its scatter would follow it: the running mean
-         * of its offsets, whose noise is that of DRIFT_N samples, moving
-         * off by more than the onset threshold for that noise is an onset */
-        double ox = f->x[i] - b->rx, oy = f->y[i] - b->ry, sd = s / sqrt(2.0 * DRIFT_N - 1.0);
-
-        b->drift[0] += (ox - b->drift[0]) / DRIFT_N;
-        b->drift[1] += (oy - b->drift[1]) / DRIFT_N;
-        drifted = hypot(b->drift[0], b->drift[1]) > fmax(rc->p.onset_min_mm, rc->p.onset_k * sd);
-    } else if (dev <= thr) {
-        b->drift[0] = b->drift[1] = 0.0;
-    }
-    if (dev <= thr && !drifted) {
+    if (dev <= thr) {
         double w = b->rw < 50 ? b->rw + 1 : 50;
 
         /* the mean square over the rest so far, then a running one (the
@@ -1840,14 +1641,13 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
             b->blow_on = false; /* still seen where it rested: the blow did not send it off */
         return;
     }
-    /* confirm with the lookahead (a drift is confirmed by its samples) */
-    for (k = a + 1; k <= e && !drifted; k++) {
+    /* confirm with the lookahead */
+    for (k = a + 1; k <= e; k++) {
         rframe_t *g = frm(rc, k);
 
         if (g->st[i] == OB_SEEN && dist2(g->x[i], g->y[i], b->rx, b->ry) <= thr)
             return; /* an outlier */
     }
-    b->drift[0] = b->drift[1] = 0.0;
     n = line_fit(rc, i, a, e, f->t, &px, &py, &vx, &vy);
     sp = hypot(vx, vy);
     /* beyond the noise of the sample after (a blurred jump frame has a large sigma) */
@@ -4746,48 +4546,6 @@ static bool ball_came_near(cr_recon_t *rc, const change_t *c)
 
 /* Was the ball of onset c resting frozen to another resting ball (centres
  * within 2 R + contact_tol) when it started? */
-/* A ball that started (or changed course) in a shot with another ball
- * within reach and no contact timed from their paths (ball_came_near()):
- * when their distance made a V with its vertex at 2R before the change
- * (pair_vee(): they closed in to touching and parted), that was the
- * contact; the ball closing in faster is the hitter. Emits it and returns
- * true; false when no ball's distance says so. */
-static bool near_contact(cr_recon_t *rc, const change_t *c)
-{
-    int j, best_j = -1;
-    double best_se = INFINITY, best_t = NAN;
-
-    for (j = 0; j < NB; j++) {
-        pvee_t v;
-
-        if (j == c->ball || !on_table_state(rc->b[j].state) || rc->b[j].nh == 0)
-            continue;
-        if (!pair_vee(rc, j, c->ball, c->t, &v) || v.t > c->t + rc->dt || v.t < c->t - rc->p.cause_window_s ||
-            v.se > 2.0 * rc->dt || v.t <= rc->t_stroke)
-            continue;
-        if (v.se < best_se) {
-            best_se = v.se;
-            best_t = v.t;
-            best_j = j;
-        }
-    }
-    if (best_j < 0)
-        return false;
-    {
-        double va[2], vb[2];
-        int a = best_j, b = c->ball;
-
-        seg_vel(seg_at(&rc->b[a], best_t - rc->dt), best_t - rc->dt, &va[0], &va[1]);
-        seg_vel(seg_at(&rc->b[b], best_t - rc->dt), best_t - rc->dt, &vb[0], &vb[1]);
-        if (hypot(vb[0], vb[1]) > hypot(va[0], va[1])) {
-            a = c->ball;
-            b = best_j;
-        }
-        emit_collision(rc, a, b, best_t, NEAR_CONF);
-    }
-    return true;
-}
-
 static bool frozen_at_onset(const cr_recon_t *rc, const change_t *c)
 {
     int j;
@@ -4811,7 +4569,10 @@ static bool frozen_at_onset(const cr_recon_t *rc, const change_t *c)
  * ball's onset c or a frame and a half after (its onset may have been
  * resolved in an earlier batch), with no contact for its start from a ball
  * that was moving (one with a resting ball is its own blow passed on, a
- * chain): struck through the contact. *t_on: its start. */
+ * chain): struck through the contact. Or one up to NEAR_GAP_MM off it that
+ * set off straight away from it (*gap: struck across the gap within the
+ * frame; the cue ball may stop dead there, leaving no path to time it).
+ * *t_on: its start. */
 static int frozen_start(const cr_recon_t *rc, const change_t *c, double *t_on, bool *gap)
 {
     int i, j, best = -1;
@@ -4821,7 +4582,6 @@ static int frozen_start(const cr_recon_t *rc, const change_t *c, double *t_on, b
         return -1;
     for (i = 0; i < NB; i++) {
         const rball_t *b = &rc->b[i];
-
         double d = hypot(b->anc_x - c->before.p[0], b->anc_y - c->before.p[1]);
 
         if (i == CR_BALL_CUE || b->state != B_MOVING || !b->anchor || b->anc_t < c->t - FROZEN_LEAD_S(rc) ||
@@ -5023,8 +4783,6 @@ static void resolve_changes(cr_recon_t *rc)
          * (a ball seen to shift and come back where it was is the picture
          * wavering, e.g. under a hand, not a ball moved) */
         caused = rc->active && (ball_came_near(rc, c) || frozen_at_onset(rc, c) || blow_course_cause(rc, c));
-        if (caused && c->kind == CH_ONSET && ball_came_near(rc, c))
-            near_contact(rc, c);
         if (c->kind == CH_ONSET && !caused)
             rc->b[c->ball].uncaused = true;
         if (caused || !seen_before(rc, c)) {

@@ -561,23 +561,28 @@ static uint64_t cr_rng(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-/* Total least squares on the points with flag set: line a u + b v + c = 0. */
-static bool cr_tls(const double *pts, const uint8_t *in, int n, double line[3], double *rms)
+/* Total least squares on the points with flag set: line a u + b v + c = 0.
+ * tw: each point's weight, the inverse of its place's variance (NULL: all
+ * alike); rms is unweighted. */
+static bool cr_tls(const double *pts, const uint8_t *in, const double *tw, int n, double line[3], double *rms)
 {
-    double mu = 0.0, mv = 0.0, suu = 0.0, svv = 0.0, suv = 0.0, th, a, b, e = 0.0;
+    double mu = 0.0, mv = 0.0, suu = 0.0, svv = 0.0, suv = 0.0, th, a, b, e = 0.0, sw = 0.0;
     int i, m = 0;
 
     for (i = 0; i < n; i++)
-        if (in[i])
-            mu += pts[2 * i], mv += pts[2 * i + 1], m++;
-    if (m < 2)
+        if (in[i]) {
+            double q = tw ? tw[i] : 1.0;
+
+            mu += q * pts[2 * i], mv += q * pts[2 * i + 1], sw += q, m++;
+        }
+    if (m < 2 || !(sw > 0.0))
         return false;
-    mu /= m, mv /= m;
+    mu /= sw, mv /= sw;
     for (i = 0; i < n; i++)
         if (in[i]) {
-            double x = pts[2 * i] - mu, y = pts[2 * i + 1] - mv;
+            double x = pts[2 * i] - mu, y = pts[2 * i + 1] - mv, q = tw ? tw[i] : 1.0;
 
-            suu += x * x, svv += y * y, suv += x * y;
+            suu += q * x * x, svv += q * y * y, suv += q * x * y;
         }
     /* the normal is the eigenvector of the smaller eigenvalue */
     th = 0.5 * atan2(2.0 * suv, suu - svv); /* direction of the line */
@@ -594,8 +599,8 @@ static bool cr_tls(const double *pts, const uint8_t *in, int n, double line[3], 
 }
 
 /* RANSAC + TLS refits. Returns the inlier count (in[] flags). */
-static int cr_fit_side(const double *pts, const uint8_t *wt, int n, const cr_calib_params_t *p, uint64_t *seed,
-                       uint8_t *in, double line[3], double *rms)
+static int cr_fit_side(const double *pts, const uint8_t *wt, const double *tw, int n, const cr_calib_params_t *p,
+                       uint64_t *seed, uint8_t *in, double line[3], double *rms)
 {
     int it, i, best = -1, pass;
     double bl[3] = {0.0, 0.0, 0.0};
@@ -630,7 +635,7 @@ static int cr_fit_side(const double *pts, const uint8_t *wt, int n, const cr_cal
             in[i] = fabs(line[0] * pts[2 * i] + line[1] * pts[2 * i + 1] + line[2]) <= p->ransac_tol_px;
             best += in[i];
         }
-        if (!cr_tls(pts, in, n, line, rms))
+        if (!cr_tls(pts, in, tw, n, line, rms))
             return 0;
     }
     return best;
@@ -703,30 +708,34 @@ static bool cr_undistort_all(const cr_dist_t *m, const double *src, int n, doubl
 }
 
 /* Fits the four sides on the points undistorted with m. Returns the MSAC
- * cost (sum over all points of min(d^2, tol^2), px^2), or HUGE_VAL when a
- * point cannot be undistorted. Fills lines, inlier flags, rms. */
-static double cr_fit_all(const cr_dist_t *m, const double *raw, const uint8_t *wt, const int *n, int cap,
-                         const cr_calib_params_t *p,
-                         double *und, uint8_t *in, double lines[4][3], double rms[4], int ni[4])
+ * cost (sum over all points of min(d^2, tol^2), px^2, each point weighted
+ * by its tw relative to its side's mean), or HUGE_VAL when a point cannot
+ * be undistorted. Fills lines, inlier flags, rms. tw (NULL: all alike): the
+ * points' inverse variances, cap a side like wt. */
+static double cr_fit_all(const cr_dist_t *m, const double *raw, const uint8_t *wt, const double *tw, const int *n,
+                         int cap, const cr_calib_params_t *p, double *und, uint8_t *in, double lines[4][3],
+                         double rms[4], int ni[4])
 {
     int side, i;
     double cost = 0.0, t2 = p->ransac_tol_px * p->ransac_tol_px;
 
     for (side = 0; side < CR_CALIB_SIDES; side++) {
         uint64_t seed = p->seed ? p->seed + (uint64_t)side : 1;
-        const double *src = raw + (size_t)side * 2 * cap;
-        double *dst = und + (size_t)side * 2 * cap;
+        const double *src = raw + (size_t)side * 2 * cap, *sw = tw ? tw + (size_t)side * cap : NULL;
+        double *dst = und + (size_t)side * 2 * cap, mean = 0.0;
 
         if (!cr_undistort_all(m, src, n[side], dst))
             return HUGE_VAL;
-        ni[side] = cr_fit_side(dst, wt + (size_t)side * cap, n[side], p, &seed, in + (size_t)side * cap, lines[side],
-                               &rms[side]);
+        ni[side] = cr_fit_side(dst, wt + (size_t)side * cap, sw, n[side], p, &seed, in + (size_t)side * cap,
+                               lines[side], &rms[side]);
         if (ni[side] < 2)
             return HUGE_VAL;
+        for (i = 0; sw && i < n[side]; i++)
+            mean += sw[i] / n[side];
         for (i = 0; i < n[side]; i++) {
             double d = lines[side][0] * dst[2 * i] + lines[side][1] * dst[2 * i + 1] + lines[side][2];
 
-            cost += d * d < t2 ? d * d : t2;
+            cost += (sw && mean > 0.0 ? sw[i] / mean : 1.0) * (d * d < t2 ? d * d : t2);
         }
     }
     return cost;
@@ -737,7 +746,7 @@ static double cr_fit_all(const cr_dist_t *m, const double *raw, const uint8_t *w
  * steps over [k1_min, k1_max], the fine one around its minimum, then a
  * parabola through the minimum and its neighbours. res->lines and the fit
  * figures are scratch here. */
-static void cr_search_k1(cr_dist_t *m, const double *raw, const uint8_t *wt, const int *n, int cap,
+static void cr_search_k1(cr_dist_t *m, const double *raw, const uint8_t *wt, const double *tw, const int *n, int cap,
                          const cr_calib_params_t *p, double *und, uint8_t *in, cr_calib_result_t *res)
 {
     double k, best_k = 0.0, best = HUGE_VAL, c_lo, c_hi, coarse = 4.0 * p->k1_step, lo, hi;
@@ -746,7 +755,7 @@ static void cr_search_k1(cr_dist_t *m, const double *raw, const uint8_t *wt, con
         double c;
 
         m->k1 = k;
-        c = cr_fit_all(m, raw, wt, n, cap, p, und, in, res->lines, res->rms_px, res->n_inliers);
+        c = cr_fit_all(m, raw, wt, tw, n, cap, p, und, in, res->lines, res->rms_px, res->n_inliers);
         if (c < best)
             best = c, best_k = k;
     }
@@ -755,14 +764,14 @@ static void cr_search_k1(cr_dist_t *m, const double *raw, const uint8_t *wt, con
         double c;
 
         m->k1 = k;
-        c = cr_fit_all(m, raw, wt, n, cap, p, und, in, res->lines, res->rms_px, res->n_inliers);
+        c = cr_fit_all(m, raw, wt, tw, n, cap, p, und, in, res->lines, res->rms_px, res->n_inliers);
         if (c < best)
             best = c, best_k = k;
     }
     m->k1 = best_k - p->k1_step;
-    c_lo = cr_fit_all(m, raw, wt, n, cap, p, und, in, res->lines, res->rms_px, res->n_inliers);
+    c_lo = cr_fit_all(m, raw, wt, tw, n, cap, p, und, in, res->lines, res->rms_px, res->n_inliers);
     m->k1 = best_k + p->k1_step;
-    c_hi = cr_fit_all(m, raw, wt, n, cap, p, und, in, res->lines, res->rms_px, res->n_inliers);
+    c_hi = cr_fit_all(m, raw, wt, tw, n, cap, p, und, in, res->lines, res->rms_px, res->n_inliers);
     m->k1 = best_k;
     if (c_lo < HUGE_VAL && c_hi < HUGE_VAL && c_lo - 2.0 * best + c_hi > 0.0) {
         double o = 0.5 * (c_lo - c_hi) / (c_lo - 2.0 * best + c_hi);
@@ -1578,7 +1587,7 @@ static bool cr_inner_line(const double *und, const uint8_t *wt, int n, const cr_
             if (d > 3.0 && d < max_px)
                 pts[2 * m] = und[2 * i], pts[2 * m + 1] = und[2 * i + 1], w[m] = wt[i], m++;
         }
-        k = cr_fit_side(pts, w, m, p, &seed, inl, out, rms);
+        k = cr_fit_side(pts, w, NULL, m, p, &seed, inl, out, rms);
         ok = k >= p->min_edge_points && fabs(out[0] * line[1] - out[1] * line[0]) < sin(3.0 * 3.14159265358979323846 / 180.0);
     }
     *ni = k;
@@ -1632,8 +1641,8 @@ static bool cr_side_ends(const cr_calib_result_t *res, int side, double ends[2][
  * scanned into *n_scan and their span (image rows for the left and right
  * sides, columns for the others) into span; returns the count of points. */
 static int cr_nose_points(const cr_calib_image_t *img, const cr_calib_result_t *res, const cr_dist_t *dm,
-                          const cr_calib_params_t *p, int side, double win, double min_rise, double *pts, int cap,
-                          int *n_scan, double span[2])
+                          const cr_calib_params_t *p, int side, double win, double min_rise, double *pts,
+                          double *rise, int cap, int *n_scan, double span[2])
 {
     const double *L = res->lines[side];
     const bool rows = side == CR_CALIB_SIDE_LEFT || side == CR_CALIB_SIDE_RIGHT;
@@ -1697,6 +1706,7 @@ static int cr_nose_points(const cr_calib_image_t *img, const cr_calib_result_t *
         /* the nose found, moved down by the parallax of the lifted point */
         pts[2 * n] = nu + (bj + o) * ou - (nu - du);
         pts[2 * n + 1] = nv + (bj + o) * ov - (nv - dv);
+        rise[n] = best;
         n++;
     }
     return n;
@@ -1733,6 +1743,7 @@ static void cr_nose_refine(const cr_calib_image_t *img, const cr_table_t *t, con
     double *pts = malloc((size_t)cap * 2 * CR_CALIB_SIDES * sizeof *pts);
     double *und = malloc((size_t)cap * 2 * CR_CALIB_SIDES * sizeof *und);
     uint8_t *wt = malloc((size_t)cap * CR_CALIB_SIDES), *inl = malloc((size_t)cap * CR_CALIB_SIDES);
+    double *tw = malloc((size_t)cap * CR_CALIB_SIDES * sizeof *tw);
     double win = fmin(30.0, fmax(4.0, ceil(0.0025 * img->width))), min_rise; /* cr_nose_points holds 64 */
     cr_dist_t m = *dm;
     cr_calib_params_t pn = *p; /* the noses' points fitted at half the tolerance */
@@ -1745,7 +1756,7 @@ static void cr_nose_refine(const cr_calib_image_t *img, const cr_table_t *t, con
 
     if (r0)
         *r0 = *res;
-    for (pass = 0; r0 && r2 && pts && und && wt && inl && pass < 2 && res->camera_source != CR_CALIB_CAMERA_NONE;
+    for (pass = 0; r0 && r2 && pts && und && wt && inl && tw && pass < 2 && res->camera_source != CR_CALIB_CAMERA_NONE;
          pass++) {
         int changed = 0, ns[CR_CALIB_SIDES];
         bool on[CR_CALIB_SIDES];
@@ -1755,13 +1766,14 @@ static void cr_nose_refine(const cr_calib_image_t *img, const cr_table_t *t, con
             uint64_t seed = p->seed ? p->seed + 29 + (uint64_t)side : 29;
             double *sp = pts + (size_t)side * 2 * cap, line[3], rms, ends[2][2], far = 0.0, span[2];
             uint8_t *sw = wt + (size_t)side * cap;
-            int n_scan, n = cr_nose_points(img, res, &m, p, side, win, min_rise, sp, cap, &n_scan, span), ni = 0, i;
+            double *st = tw + (size_t)side * cap;
+            int n_scan, n = cr_nose_points(img, res, &m, p, side, win, min_rise, sp, st, cap, &n_scan, span), ni = 0, i;
             int quarter[4] = {0, 0, 0, 0}, covered = 0;
 
             if (n >= p->min_edge_points && cr_undistort_all(&m, sp, n, und)) {
-                for (i = 0; i < n; i++)
-                    sw[i] = 1;
-                ni = cr_fit_side(und, sw, n, &pn, &seed, inl, line, &rms);
+                for (i = 0; i < n; i++) /* an edge's place varies as 1 / its contrast^2 */
+                    sw[i] = 1, st[i] = (st[i] / min_rise) * (st[i] / min_rise);
+                ni = cr_fit_side(und, sw, st, n, &pn, &seed, inl, line, &rms);
             }
             /* a nose seen along the side: on a quarter of the places
              * scanned, in three of its four quarters (a line through one
@@ -1799,7 +1811,7 @@ static void cr_nose_refine(const cr_calib_image_t *img, const cr_table_t *t, con
 
                 if (cr_undistort_px(&m, q[0], q[1], &qu, &qv) &&
                     fabs(res->lines[side][0] * qu + res->lines[side][1] * qv + res->lines[side][2]) <= p->ransac_tol_px) {
-                    sp[2 * ns[side]] = q[0], sp[2 * ns[side] + 1] = q[1];
+                    sp[2 * ns[side]] = q[0], sp[2 * ns[side] + 1] = q[1], st[ns[side]] = 1.0;
                     sw[ns[side]++] = wt0[(size_t)side * cap + i];
                 }
             }
@@ -1809,8 +1821,8 @@ static void cr_nose_refine(const cr_calib_image_t *img, const cr_table_t *t, con
         *r2 = *res;
         memcpy(r2->on_nose, on, sizeof on);
         if (!p->intrinsics && p->estimate_k1 && p->k1_step > 0.0 && p->k1_max > p->k1_min)
-            cr_search_k1(&m2, pts, wt, ns, cap, &pn, und, inl, r2);
-        if (cr_fit_all(&m2, pts, wt, ns, cap, &pn, und, inl, r2->lines, r2->rms_px, r2->n_inliers) >= HUGE_VAL)
+            cr_search_k1(&m2, pts, wt, tw, ns, cap, &pn, und, inl, r2);
+        if (cr_fit_all(&m2, pts, wt, tw, ns, cap, &pn, und, inl, r2->lines, r2->rms_px, r2->n_inliers) >= HUGE_VAL)
             break;
         for (side = 0; side < CR_CALIB_SIDES && r2->n_inliers[side] >= p->min_edge_points; side++)
             ;
@@ -1836,6 +1848,7 @@ static void cr_nose_refine(const cr_calib_image_t *img, const cr_table_t *t, con
     free(pts);
     free(und);
     free(wt);
+    free(tw);
     free(inl);
 }
 
@@ -2035,9 +2048,9 @@ int cr_calib_detect(const cr_calib_image_t *img, const cr_table_t *t, const cr_c
         }
         dm.cu = in->cx, dm.cv = in->cy, dm.f = in->fx, dm.k1 = in->k1, dm.k2 = in->k2;
     } else if (p->estimate_k1 && p->k1_step > 0.0 && p->k1_max > p->k1_min) {
-        cr_search_k1(&dm, cx.pts, cx.wt, n_side, cx.cap, p, und, inl, res);
+        cr_search_k1(&dm, cx.pts, cx.wt, NULL, n_side, cx.cap, p, und, inl, res);
     }
-    if (cr_fit_all(&dm, cx.pts, cx.wt, n_side, cx.cap, p, und, inl, res->lines, res->rms_px, res->n_inliers) >= HUGE_VAL) {
+    if (cr_fit_all(&dm, cx.pts, cx.wt, NULL, n_side, cx.cap, p, und, inl, res->lines, res->rms_px, res->n_inliers) >= HUGE_VAL) {
         status = cr_fail(res, CR_CALIB_ERR_GEOMETRY, "edge points beyond the distortion's range");
         goto out;
     }

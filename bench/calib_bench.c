@@ -24,7 +24,9 @@
  * 2008 or 2025, 8-ball, 10-ball; shifted up to 15 mm off the spot, the cue ball
  * behind the head string with the cue and arm aiming at the rack), the
  * fourth eight balls apart: it prints the share of racks decided right,
- * wrong and left at the default, and of rack-less scenes decided at all.
+ * wrong and left at the default, and of rack-less scenes decided at all;
+ * and the table size in racked scenes (from the rack's spread where it
+ * gives one, cr_calib_table_infer) and in the others apart.
  * In that mode the corner and mapping figures include the rack-less
  * cameras with the head on the right kept at the default (the image left):
  * their corners are the other way round, by design.
@@ -184,7 +186,8 @@ int main(int argc, char **argv)
     double *bworst = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
     double *serr = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1)); /* inferred width off the true, % */
     double *sbias = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1)); /* the balls' measure over the truth - 1, % */
-    int n_inf = 0, n_inf_ok = 0, ncrms = 0, ndrms = 0;
+    int n_inf = 0, n_inf_ok = 0, ncrms = 0, ndrms = 0, inf_by[2][2] = {{0, 0}, {0, 0}}; /* [racked][inferred, right] */
+    int n_sb = 0;
     double *crms = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1)), *drms = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
     int ok = 0, nc = 0, nm = 0, nb = 0, ncam = 0, i, fails_by[8] = {0}, by_src[4] = {0}, ndia = 0;
     /* head end: [racked][right, wrong, default] over successful detections */
@@ -401,11 +404,17 @@ int main(int argc, char **argv)
                 double hc = res.camera_source != CR_CALIB_CAMERA_NONE ? res.camera.pos[2] : 3000.0,
                        par = hc / (hc - CR_BALL_RADIUS_MM); /* as cr_calib_table_infer */
 
-                /* the surface's width the balls measured (before the nearest size is taken) */
-                serr[n_inf] = 100.0 * fabs(2.0 * CR_BALL_RADIUS_MM / (res.ball_diameter_mm / par) - 1.0);
-                sbias[n_inf] = 100.0 * (res.ball_diameter_mm / par / (2.0 * CR_BALL_RADIUS_MM) - 1.0);
+                bool by_rack = (res.rack.where == CR_CALIB_RACK_AT_FOOT || res.rack.where == CR_CALIB_RACK_AT_HEAD) &&
+                               res.rack.scale > 0.0; /* as cr_calib_table_infer */
+
+                /* the surface's width measured (before the nearest size is taken), over the truth */
+                serr[n_inf] = 100.0 * fabs((by_rack ? par / res.rack.scale
+                                                    : 2.0 * CR_BALL_RADIUS_MM / (res.ball_diameter_mm / par)) - 1.0);
+                if (!by_rack)
+                    sbias[n_sb++] = 100.0 * (res.ball_diameter_mm / par / (2.0 * CR_BALL_RADIUS_MM) - 1.0);
                 n_inf++;
                 n_inf_ok += fabs(ti.width_mm - t.width_mm) < 1.0;
+                inf_by[kind > 0][0]++, inf_by[kind > 0][1] += fabs(ti.width_mm - t.width_mm) < 1.0;
                 if (fabs(ti.width_mm - t.width_mm) >= 1.0 || only >= 0)
                     printf("camera %d: table %.0f x %.0f inferred %.0f x %.0f: %s\n", i, t.length_mm, t.width_mm,
                            ti.length_mm, ti.width_mm, why);
@@ -442,10 +451,10 @@ int main(int argc, char **argv)
            bench_pct(berr, nb, 0.5), bench_pct(berr, nb, 0.95), bench_pct(berr, nb, 1.0), bench_count(bworst, ncam, 1.0),
            bench_count(bworst, ncam, 3.0));
     printf("table size inferred from the balls: %d of %d successful, %d of them right; the width they give off by "
-           "median %.2f%% p95 %.2f%% max %.2f%% (the sizes lie 8-9%% apart); the balls' measure over the truth: "
-           "median %+.2f%%, 5th-95th percentile %+.2f%% to %+.2f%%\n",
+           "median %.2f%% p95 %.2f%% max %.2f%% (the sizes lie 8-9%% apart); separate balls' measure (%d) over the "
+           "truth: median %+.2f%%, 5th-95th percentile %+.2f%% to %+.2f%%\n",
            n_inf, ok, n_inf_ok, bench_pct(serr, n_inf, 0.5), bench_pct(serr, n_inf, 0.95), bench_pct(serr, n_inf, 1.0),
-           bench_pct(sbias, n_inf, 0.5), bench_pct(sbias, n_inf, 0.05), bench_pct(sbias, n_inf, 0.95));
+           n_sb, bench_pct(sbias, n_sb, 0.5), bench_pct(sbias, n_sb, 0.05), bench_pct(sbias, n_sb, 0.95));
     printf("head end, scenes without a rack: %d decided by a rack (false), %d default (%d of them right)\n",
            head[0][0] + head[0][1], head[0][2], head_default_right[0]);
     if (rack_mode) {
@@ -455,6 +464,8 @@ int main(int argc, char **argv)
                "%d (%.1f%%, %d of them right by chance); %d racked scenes not calibrated\n",
                nr, head[1][0], nr ? 100.0 * head[1][0] / nr : 0.0, head[1][1], nr ? 100.0 * head[1][1] / nr : 0.0,
                head[1][2], nr ? 100.0 * head[1][2] / nr : 0.0, head_default_right[1], racked_failed);
+        printf("table size, racked scenes: %d inferred, %d right; scenes without a rack: %d inferred, %d right\n",
+               inf_by[1][0], inf_by[1][1], inf_by[0][0], inf_by[0][1]);
     }
     printf("camera height error mm: median %.1f p95 %.1f max %.1f; nadir error mm: median %.1f p95 %.1f max %.1f\n",
            bench_pct(herr, ncam, 0.5), bench_pct(herr, ncam, 0.95), bench_pct(herr, ncam, 1.0),

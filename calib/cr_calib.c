@@ -1236,6 +1236,76 @@ typedef struct {
     bool border;    /* reaches the band along the cushions */
 } cr_rack_blob_t;
 
+/* A cluster's spread (trace tr of its cells' second moments, mm^2, the
+ * balls' footprints d mm across included) over that of a frozen rack of
+ * game g (its ball centres from cr_table_rack, each a disc of 2 R: R^2 / 4
+ * an axis); 0 when there is no such rack. */
+static double cr_rack_scale(const cr_table_t *t, cr_game_t g, double tr, double d)
+{
+    cr_ball_pos_t pos[CR_TABLE_RACK_MAX];
+    double mx = 0.0, my = 0.0, v = 0.0, nom;
+    int n = cr_table_rack(t, g, CR_EDITION_WPA2008, 0, pos, CR_TABLE_RACK_MAX), k;
+
+    if (n <= 0 || !(tr > 0.0))
+        return 0.0;
+    for (k = 0; k < n; k++)
+        mx += pos[k].x / n, my += pos[k].y / n;
+    for (k = 0; k < n; k++)
+        v += ((pos[k].x - mx) * (pos[k].x - mx) + (pos[k].y - my) * (pos[k].y - my)) / n;
+    /* the footprints: each ball's own disc, measured (d) in tr, nominal (2 R) here */
+    nom = v + 0.5 * t->ball_radius_mm * t->ball_radius_mm;
+    tr -= 0.125 * d * d - 0.5 * t->ball_radius_mm * t->ball_radius_mm;
+    return tr > 0.0 ? sqrt(tr / nom) : 0.0;
+}
+
+/* Which rack a cluster is and its scale (out->game, out->scale): l1, l2 the
+ * eigenvalues and tr the trace of its cells' second moments, n_balls its
+ * area over one ball's footprint d (table mm of res). A diamond (2 to 3.6:1;
+ * 2.7 frozen) is 9-ball. A 10- and a 15-ball triangle are one shape at two
+ * scales (the 15 is the 10 1.23 times larger), so a triangle is told by the
+ * ball seen apart (the cue ball: res->ball_diameter_mm, one ball or more):
+ * the game whose frozen lattice, scaled to the cluster's spread, has balls
+ * of that size (within 11 %, halfway between the two); with none seen
+ * apart, no scale (a 10-ball rack on a 9 ft table and a 15-ball one on a
+ * 1033 mm wide table look alike, and a rack's spread errs by up to 4 %:
+ * the standard sizes cannot tell them apart either). The scale then holds
+ * only when the cluster is that rack's balls and nothing more or less:
+ * their count by area (at the scale found) within 15 % of the game's (a
+ * shadow cast aside by a low lamp, a ball of the cloth's colour unseen, a
+ * hand beside it: the lattice is not the rack's). */
+static void cr_rack_read(const cr_table_t *t, const cr_calib_result_t *res, double l1, double l2, double tr,
+                         double n_balls, double d, cr_calib_rack_t *out)
+{
+    const double two_r = 2.0 * t->ball_radius_mm;
+    double nb, sc = 0.0;
+
+    out->scale = 0.0;
+    if (l1 >= 2.0 * l2 && l1 <= 3.6 * l2) {
+        out->game = CR_GAME_9BALL, nb = 9.0;
+        sc = cr_rack_scale(t, CR_GAME_9BALL, tr, d);
+    } else if (l1 <= 1.35 * l2) {
+        double s10 = cr_rack_scale(t, CR_GAME_10BALL, tr, d), s15 = cr_rack_scale(t, CR_GAME_8BALL, tr, d),
+               seen = res->n_balls_measured >= 1 ? res->ball_diameter_mm : 0.0;
+
+        out->game = n_balls < 12.5 ? CR_GAME_10BALL : CR_GAME_8BALL; /* a guess, when no ball says */
+        nb = out->game == CR_GAME_10BALL ? 10.0 : 15.0;
+        if (seen > 0.0 && s10 > 0.0 && s15 > 0.0) {
+            double e10 = fabs(log(seen / (s10 * two_r))), e15 = fabs(log(seen / (s15 * two_r)));
+
+            out->game = e10 <= e15 ? CR_GAME_10BALL : CR_GAME_8BALL;
+            nb = out->game == CR_GAME_10BALL ? 10.0 : 15.0;
+            if (fmin(e10, e15) <= log(1.11))
+                sc = out->game == CR_GAME_10BALL ? s10 : s15;
+        }
+    } else {
+        out->game = CR_GAME_NONE;
+        return;
+    }
+    /* the count by area: the footprint d against a ball of the scale found */
+    if (sc > 0.0 && fabs(n_balls * d * d / (nb * (sc * two_r) * (sc * two_r)) - 1.0) <= 0.15)
+        out->scale = sc;
+}
+
 int cr_calib_rack_find(const cr_calib_image_t *img, const cr_table_t *t, const cr_calib_params_t *p,
                        const cr_calib_result_t *res, cr_calib_rack_t *out)
 {
@@ -1364,6 +1434,7 @@ int cr_calib_rack_find(const cr_calib_image_t *img, const cr_table_t *t, const c
 
                         best_n = n_balls;
                         out->n_balls = n_balls;
+                        cr_rack_read(t, res, l1, l2, tr, n_balls, d, out);
                         out->centre_mm[0] = cx, out->centre_mm[1] = cy;
                         out->spot_gap_mm = b.gap[e];
                         if (cr_calib_table_to_pixel(res, cx, cy, &uc, &vc) &&

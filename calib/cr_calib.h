@@ -38,7 +38,7 @@
  *      light; the nose, nose_height_mm above the cloth, does not), moved
  *      down to the cloth by the camera's parallax, k1 searched again on
  *      them; kept when the diamond sights agree with it better;
- *   5. the balls' apparent size, for cr_calib_table_infer;
+ *   5. the balls' apparent size and a rack's spread, for cr_calib_table_infer;
  *   6. the head end (head_from_rack): a rack over one end's foot spot
  *      (cr_calib_rack_find) turns the result end for end when it is the
  *      end head_on_right put at the head.
@@ -216,6 +216,19 @@ typedef struct {
                               spot is under it) */
     bool on_image_right;   /* its centroid is right of the table centre in the image */
     int n_clusters;        /* clusters of at least rack_min_balls balls on the bed, anywhere */
+    int game;              /* the rack its shape says (cr_game_t): 9BALL a diamond of 9,
+                              10BALL and 8BALL triangles of 10 and 15, told apart by a ball
+                              seen apart (one triangle is the other 1.23 times larger), else
+                              guessed by area; NONE for neither shape */
+    double scale;          /* its spread (the root of its second moments' trace, the balls'
+                              footprints included) over that of a frozen rack of that game,
+                              both in the result's table mm: 1 for a frozen rack on a table of
+                              the size looked for, seen from infinitely high (0 when none,
+                              or when the cluster is not that rack alone: its balls by area
+                              more than 15 % off the game's count at that scale; and for a
+                              triangle when no ball seen apart tells which it is).
+                              The lattice of centres sets it, not the balls' outlines: a blob
+                              narrowed or widened by the cloth test moves it by a tenth as much */
 } cr_calib_rack_t;
 
 #define CR_CALIB_LIGHT_NX 16 /* the cloth's brightness grid (cloth_light) */
@@ -326,18 +339,24 @@ int cr_calib_camera_fit(cr_calib_result_t *res, int width, int height, const cr_
                         int n_diamonds, double diamond_sigma_mm);
 
 /* Infers the table size from a successful result made with table t (any
- * size): the surface is 2:1 and a ball 2 R = 57.15 mm across (WPA), so the
- * balls' apparent size against the cloth gives the scale. The measured
- * table width is t->width_mm * 57.15 / (res->ball_diameter_mm / (h / (h -
- * R))), h the camera height scaled alike; out is the standard size
- * (cr_table_parse names 9ft, 8ft, 7ft: 8 to 15% apart) nearest to it when
- * within 6%, else the measured size itself (none when that is outside
- * 800..1500 mm wide: a blob that was no ball). The blobs' edges take in the
- * pixels the ball blurs into, so the measure runs a few % large at low
- * resolution (a ball under 30 px): the in-between sizes (8ft-home, bar
- * boxes) are not told apart; give --table for them. why gets a
- * sentence saying what was measured and chosen. Returns CR_CALIB_OK, or
- * CR_CALIB_ERR_INVALID when the result has fewer than 2 measured balls,
+ * size): the surface is 2:1 and a ball 2 R = 57.15 mm across (WPA), so what
+ * the balls span against the cloth gives the scale. With a rack over a foot
+ * spot (res->rack, cr_calib_rack_find) that is the rack's spread against a
+ * frozen rack's (res->rack.scale): the lattice of its ball centres, which
+ * no colour threshold on the balls' outlines moves much; else the separate
+ * balls' apparent diameter, t->width_mm * 57.15 / (res->ball_diameter_mm /
+ * (h / (h - R))), h the camera height scaled alike (what stands on the
+ * cloth maps h / (h - R) wider). out is the standard size (cr_table_parse
+ * names 9ft, 8ft, 7ft: 8 to 15% apart) nearest to the measure when within
+ * 6%, else the measured size itself (none when that is outside 800..1500
+ * mm wide: a blob that was no ball). The separate balls' blobs run 2-5 %
+ * narrower than the balls on some looks (a shaded rim passes for cloth)
+ * and wider seen off the vertical (1 / sqrt(cos phi) by area), so without
+ * a rack the in-between sizes (8ft-home, bar boxes) are not told apart;
+ * give --table for them. A rack spread by gaps between its balls reads
+ * the table that much smaller. why gets a sentence saying what was
+ * measured and chosen. Returns CR_CALIB_OK, or CR_CALIB_ERR_INVALID when
+ * the result has no rack and fewer than 2 measured balls,
  * CR_CALIB_ERR_GEOMETRY (why says so) for a size outside that range. */
 int cr_calib_table_infer(const cr_calib_result_t *res, const cr_table_t *t, cr_table_t *out, char *why,
                          size_t why_len);

@@ -591,16 +591,32 @@ int cr_calib_table_infer(const cr_calib_result_t *res, const cr_table_t *t, cr_t
 {
     static const char *const names[] = {"9ft", "8ft", "7ft"};
     double h, par = 1.0, width, best = HUGE_VAL;
+    char what[160];
     int i, bi = -1;
+    bool rack;
 
-    if (!res || !t || !out || res->status != CR_CALIB_OK || res->n_balls_measured < 2 ||
-        !(res->ball_diameter_mm > 0.0) || !(t->width_mm > 0.0))
+    if (!res || !t || !out || res->status != CR_CALIB_OK || !(t->width_mm > 0.0))
         return CR_CALIB_ERR_INVALID;
-    /* the camera height in the units of t; the ball outline is R h / (h - R) wide */
+    /* a rack over a foot spot, else two or more separate balls */
+    rack = (res->rack.where == CR_CALIB_RACK_AT_FOOT || res->rack.where == CR_CALIB_RACK_AT_HEAD) &&
+           res->rack.scale > 0.0;
+    if (!rack && (res->n_balls_measured < 2 || !(res->ball_diameter_mm > 0.0)))
+        return CR_CALIB_ERR_INVALID;
+    /* the camera height in the units of t; what stands on the cloth maps h / (h - R) wider */
     h = res->camera_source != CR_CALIB_CAMERA_NONE ? res->camera.pos[2] : 3000.0;
     if (h > 2.0 * CR_BALL_RADIUS_MM)
         par = h / (h - CR_BALL_RADIUS_MM);
-    width = t->width_mm * 2.0 * CR_BALL_RADIUS_MM / (res->ball_diameter_mm / par);
+    if (rack) {
+        width = t->width_mm / (res->rack.scale / par);
+        snprintf(what, sizeof what, "the rack, a %s by its shape, spreads %.1f%% %s than a frozen one,",
+                 res->rack.game == CR_GAME_9BALL ? "9-ball diamond" : res->rack.game == CR_GAME_10BALL ? "10-ball triangle"
+                                                                                                      : "15-ball triangle",
+                 100.0 * fabs(res->rack.scale / par - 1.0), res->rack.scale >= par ? "wider" : "narrower");
+    } else {
+        width = t->width_mm * 2.0 * CR_BALL_RADIUS_MM / (res->ball_diameter_mm / par);
+        snprintf(what, sizeof what, "%d balls measure %.1f mm across", res->n_balls_measured,
+                 res->ball_diameter_mm / par);
+    }
     for (i = 0; i < (int)(sizeof names / sizeof names[0]); i++) {
         cr_table_t c;
 
@@ -613,20 +629,17 @@ int cr_calib_table_infer(const cr_calib_result_t *res, const cr_table_t *t, cr_t
         if (width < 800.0 || width > 1500.0) { /* no pool table: a blob that was no ball */
             if (why && why_len > 0)
                 snprintf(why, why_len,
-                         "%d balls measure %.1f mm across against a %.0f mm wide surface: a %.0f mm wide surface is "
-                         "no pool table, size not inferred",
-                         res->n_balls_measured, res->ball_diameter_mm / par, t->width_mm, width);
+                         "%s against a %.0f mm wide surface: a %.0f mm wide surface is no pool table, size not "
+                         "inferred",
+                         what, t->width_mm, width);
             return CR_CALIB_ERR_GEOMETRY;
         }
         cr_table_init(out, 2.0 * width, width);
         bi = -1;
     }
     if (why && why_len > 0)
-        snprintf(why, why_len,
-                 "%d balls measure %.1f mm across against a %.0f mm wide surface: the surface is %.0f x %.0f mm "
-                 "(balls 57.15 mm, 2:1)%s%s%s",
-                 res->n_balls_measured, res->ball_diameter_mm / par, t->width_mm, 2.0 * width, width,
-                 bi >= 0 ? ", nearest standard size " : ", no standard size within 6%", bi >= 0 ? names[bi] : "",
-                 bi >= 0 ? "" : "");
+        snprintf(why, why_len, "%s against a %.0f mm wide surface: the surface is %.0f x %.0f mm (balls 57.15 mm, 2:1)%s%s",
+                 what, t->width_mm, 2.0 * width, width, bi >= 0 ? ", nearest standard size " : ", no standard size within 6%",
+                 bi >= 0 ? names[bi] : "");
     return CR_CALIB_OK;
 }

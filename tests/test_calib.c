@@ -702,10 +702,10 @@ static void test_table_infer(void)
 
 /* Renders a RACK_W x RACK_H frame of the 9 ft table with the balls given
  * (table mm, ids as given) and no cue; NULL on failure (caller frees). */
-static uint8_t *rack_render(const cr_camera_setup_t *cs, cr_cloth_preset_t cloth, const cr_ball_pos_t *pos, int n,
-                            cr_camera_t *cam)
+static uint8_t *rack_render_table(const cr_camera_setup_t *cs, cr_cloth_preset_t cloth, const cr_table_t *tp,
+                                  const cr_ball_pos_t *pos, int n, cr_camera_t *cam)
 {
-    cr_table_t t = cal_t9();
+    cr_table_t t = *tp;
     cr_render_params_t rp;
     cr_renderer_t *r = NULL;
     cr_render_ball_t balls[CR_RENDER_MAX_BALLS];
@@ -733,6 +733,14 @@ static uint8_t *rack_render(const cr_camera_setup_t *cs, cr_cloth_preset_t cloth
     }
     cr_renderer_destroy(r);
     return img;
+}
+
+static uint8_t *rack_render(const cr_camera_setup_t *cs, cr_cloth_preset_t cloth, const cr_ball_pos_t *pos, int n,
+                            cr_camera_t *cam)
+{
+    cr_table_t t = cal_t9();
+
+    return rack_render_table(cs, cloth, &t, pos, n, cam);
 }
 
 /* A rack of game g at the foot spot and the cue ball behind the head string. */
@@ -944,6 +952,60 @@ static void test_known_intrinsics(void)
     free(img);
 }
 
+/* The table size from a rack and the cue ball alone (no separate balls to
+ * measure): a 9-ball diamond on a 7 ft table, a 10-ball triangle on an 8
+ * ft one and a 15-ball triangle on a 9 ft one, each calibrated as 9 ft.
+ * The rack's spread against a frozen rack's gives the scale: the game its
+ * shape says (a triangle's, by the cue ball's size: a 15-ball triangle is
+ * a 10-ball one 1.23 times larger), the width within 2 %, the size right. */
+static void test_table_from_rack(void)
+{
+    static const char *const sizes[3] = {"7ft", "8ft", "9ft"};
+    static const cr_game_t games[3] = {CR_GAME_9BALL, CR_GAME_10BALL, CR_GAME_8BALL};
+    static const cr_cloth_preset_t cloths[3] = {CR_CLOTH_RED, CR_CLOTH_TAN, CR_CLOTH_BLUE};
+    cr_table_t t9 = cal_t9();
+    int c;
+
+    for (c = 0; c < 3; c++) {
+        cr_table_t tt, out;
+        cr_camera_setup_t cs;
+        cr_camera_t cam;
+        cr_ball_pos_t pos[CR_TABLE_RACK_MAX + 1];
+        cr_calib_params_t p;
+        cr_calib_result_t res;
+        cr_calib_image_t im;
+        uint8_t *img;
+        char why[256];
+        double par;
+        int n;
+
+        CU_ASSERT_EQUAL_FATAL(cr_table_parse(sizes[c], &tt), CR_OK);
+        n = cr_table_rack(&tt, games[c], CR_EDITION_WPA2008, 3 + c, pos + 1, CR_TABLE_RACK_MAX);
+        CU_ASSERT_TRUE_FATAL(n > 0);
+        pos[0].id = 0, pos[0].x = 0.2 * tt.length_mm, pos[0].y = 0.55 * tt.width_mm;
+        cr_camera_setup_defaults(&cs, RACK_W, RACK_H);
+        cs.tilt_deg = 3.0, cs.tilt_azimuth_deg = 70.0 * c, cs.k1 = -0.06, cs.offset_x_mm = 60.0 * c;
+        img = rack_render_table(&cs, cloths[c], &tt, pos, n + 1, &cam);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(img);
+        im.rgb = img, im.width = RACK_W, im.height = RACK_H, im.stride = 3 * RACK_W;
+        cr_calib_params_defaults(&p);
+        CU_ASSERT_EQUAL_FATAL(cr_calib_detect(&im, &t9, &p, &res), CR_CALIB_OK);
+        free(img);
+        CU_ASSERT(res.n_balls_measured < 2); /* the cue ball alone stands apart */
+        CU_ASSERT_EQUAL(res.rack.where, CR_CALIB_RACK_AT_FOOT);
+        CU_ASSERT_EQUAL(res.rack.game, games[c]);
+        CU_ASSERT_EQUAL_FATAL(cr_calib_table_infer(&res, &t9, &out, why, sizeof why), CR_CALIB_OK);
+        par = res.camera.pos[2] / (res.camera.pos[2] - CR_BALL_RADIUS_MM);
+        if (fabs(out.width_mm - tt.width_mm) > 0.5 || fabs(t9.width_mm / (res.rack.scale / par) / tt.width_mm - 1.0) > 0.02)
+            fprintf(stderr, "\ncalib: %s rack on a %s table: game %d, %s\n", c == 0 ? "9-ball" : c == 1 ? "10-ball" : "8-ball",
+                    sizes[c], res.rack.game, why);
+        CU_ASSERT(fabs(t9.width_mm / (res.rack.scale / par) / tt.width_mm - 1.0) <= 0.02);
+        CU_ASSERT_DOUBLE_EQUAL(out.width_mm, tt.width_mm, 0.5);
+        CU_ASSERT_PTR_NOT_NULL(strstr(why, "rack"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(why, sizes[c]));
+    }
+}
+
 /* ---- intrinsics from a checkerboard (built with the OpenCV shim only) ----------------- */
 
 #ifdef CR_HAVE_CV_CHECKER
@@ -1089,6 +1151,7 @@ int cr_test_register_calib(void)
         !CU_add_test(det, "camera from a rendered view", test_camera_rendered) ||
         !CU_add_test(det, "score graphic over a rail", test_score_graphic) ||
         !CU_add_test(det, "table size from the balls", test_table_infer) ||
+        !CU_add_test(det, "table size from a rack", test_table_from_rack) ||
         !CU_add_test(det, "head end from a rack", test_head_from_rack) ||
         !CU_add_test(det, "head end kept without a rack", test_head_no_rack) ||
         !CU_add_test(det, "known intrinsics", test_known_intrinsics))

@@ -40,8 +40,8 @@ static void calib_usage(FILE *f)
                "and writes the calibration file (SPEC §5) and a PNG that draws what was found.\n\n"
                "options:\n"
                "  -o, --out FILE      calibration file (default: table.json); the PNG is FILE.png\n"
-               "  --table SIZE        9ft, 8ft, 7ft or LxW in mm (default: inferred from the balls'\n"
-               "                      size against the cloth, else 9ft)\n"
+               "  --table SIZE        9ft, 8ft, 7ft or LxW in mm (default: inferred from a rack's\n"
+               "                      spread or the balls' size against the cloth, else 9ft)\n"
                "  --head SIDE         image side of the head end: left or right (default: the end\n"
                "                      whose foot spot a rack stands on, else left)\n"
                "  --corners \"x,y;x,y;x,y;x,y\"  playing-surface corners in pixels (head-left,\n"
@@ -521,6 +521,10 @@ int cr_cmd_calibrate(int argc, char **argv)
                     t = inferred;
                     st = cr_calib_detect(&img, &t, &cp, res);
                 }
+            } else if (res->n_balls_measured < 2 && res->rack.where != CR_CALIB_RACK_NONE) {
+                snprintf(table_why, sizeof(table_why),
+                         "default 9 ft: the rack's spread gives no scale (a triangle with no ball apart to tell 10 "
+                         "balls from 15, or more or fewer than its balls seen) and too few separate balls");
             } else if (res->n_balls_measured < 2) {
                 snprintf(table_why, sizeof(table_why), "default 9 ft: too few balls on the bed to infer the size");
             } else { /* the size refused: why says so, after what is kept */

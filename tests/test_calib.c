@@ -158,6 +158,19 @@ static double cal_check(const cr_camera_setup_t *cs, cr_cloth_preset_t cloth, bo
     return cal_check_look(cs, cloth, NULL, head_on_right, map_max);
 }
 
+/* Worst corner error (px) of a result against the true camera on table t. */
+static double cal_corner_err(const cr_calib_result_t *res, const cr_camera_t *cam, const cr_table_t *t)
+{
+    double truth[4][2], worst = 0.0;
+    int k;
+
+    if (!cr_camera_table_corners(cam, t, truth))
+        return HUGE_VAL;
+    for (k = 0; k < 4; k++)
+        worst = fmax(worst, hypot(res->corners_px[k][0] - truth[k][0], res->corners_px[k][1] - truth[k][1]));
+    return worst;
+}
+
 /* ---- geometry ---------------------------------------------------------------------- */
 
 static void test_homography4(void)
@@ -353,7 +366,7 @@ static void test_noses_lit_from_beside(void)
     cr_calib_result_t res;
     cr_calib_image_t im;
     uint8_t *img = malloc((size_t)W * H * 3);
-    double truth[4][2], worst = 0.0, k1_true;
+    double worst, k1_true;
     int k;
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(img);
@@ -391,9 +404,7 @@ static void test_noses_lit_from_beside(void)
     cr_calib_params_defaults(&p);
     CU_ASSERT_EQUAL_FATAL(cr_calib_detect(&im, &t, &p, &res), CR_CALIB_OK);
     free(img);
-    CU_ASSERT_TRUE_FATAL(cr_camera_table_corners(&cam, &t, truth));
-    for (k = 0; k < 4; k++)
-        worst = fmax(worst, hypot(res.corners_px[k][0] - truth[k][0], res.corners_px[k][1] - truth[k][1]));
+    worst = cal_corner_err(&res, &cam, &t);
     k1_true = cam.k1 * (W / cam.fx) * (W / cam.fx); /* the calibration's k1 is on coordinates over the width */
     if (worst > 1.2 || fabs(res.k1 - k1_true) > 0.015 * fabs(k1_true))
         fprintf(stderr, "\ncalib: noses lit from beside: corner %.2f px, k1 %.4f (true %.4f)\n", worst, res.k1,
@@ -753,18 +764,12 @@ static int rack_balls(cr_game_t g, cr_ball_pos_t *pos)
     return n > 0 ? n + 1 : n;
 }
 
-/* Worst corner error (px) of a result against the true camera. */
+/* Worst corner error (px) of a result against the true camera on the 9 ft table. */
 static double rack_corner_err(const cr_calib_result_t *res, const cr_camera_t *cam)
 {
     cr_table_t t = cal_t9();
-    double truth[4][2], worst = 0.0;
-    int k;
 
-    if (!cr_camera_table_corners(cam, &t, truth))
-        return HUGE_VAL;
-    for (k = 0; k < 4; k++)
-        worst = fmax(worst, hypot(res->corners_px[k][0] - truth[k][0], res->corners_px[k][1] - truth[k][1]));
-    return worst;
+    return cal_corner_err(res, cam, &t);
 }
 
 /* A 9-ball rack with the head on the image left, a 15-ball (8-ball) rack

@@ -192,6 +192,30 @@ static void draw_overlay(uint8_t *rgb, int w, int h, const cr_calib_result_t *r,
     }
 }
 
+/* The rack for the table size: the median's when its spread gives a
+ * scale, else the frame's (of those the median was taken from) whose rack
+ * gives one with the most balls. The median of a film that breaks within
+ * its frames shows the rack half gone; a frame before the break shows it
+ * whole. res came from cr_calib_detect on the median; its rack is replaced
+ * (give a copy: head_from_frames reads the median's). */
+static void size_rack_from_frames(const cr_calib_params_t *cp, const cr_table_t *t, uint8_t *const *frames, int n,
+                                  int w, int h, cr_calib_result_t *res)
+{
+    cr_calib_rack_t r;
+    int k;
+
+    if (res->rack.scale > 0.0 && (res->rack.where == CR_CALIB_RACK_AT_FOOT || res->rack.where == CR_CALIB_RACK_AT_HEAD))
+        return;
+    for (k = 0; k < n; k++) {
+        cr_calib_image_t im = {frames[k], w, h, 3 * w};
+
+        if (cr_calib_rack_find(&im, t, cp, res, &r) == CR_CALIB_OK && r.scale > 0.0 &&
+            (r.where == CR_CALIB_RACK_AT_FOOT || r.where == CR_CALIB_RACK_AT_HEAD) &&
+            !(res->rack.scale > 0.0 && res->rack.n_balls >= r.n_balls))
+            res->rack = r;
+    }
+}
+
 /* The head end from the frames the median was taken from as well: res came
  * from cr_calib_detect on the median (head_from_rack on, cp->head_on_right
  * the default side). A rack over one end's foot spot, in the median or in
@@ -513,18 +537,29 @@ int cr_cmd_calibrate(int argc, char **argv)
         img.stride = 3 * w;
         st = cr_calib_detect(&img, &t, &cp, res);
         if (st == CR_CALIB_OK && !table) {
-            /* no --table: the balls against the cloth tell the size */
+            /* no --table: a rack's spread or the balls against the cloth tell the size */
             cr_table_t inferred;
 
-            if (cr_calib_table_infer(res, &t, &inferred, table_why, sizeof(table_why)) == CR_CALIB_OK) {
+            cr_calib_result_t *sized = malloc(sizeof(*sized));
+            int inf_st;
+
+            if (!sized) {
+                cr_cli_error("calibrate: out of memory");
+                goto done;
+            }
+            *sized = *res;
+            size_rack_from_frames(&cp, &t, frames, n, w, h, sized);
+            inf_st = cr_calib_table_infer(sized, &t, &inferred, table_why, sizeof(table_why));
+            free(sized);
+            if (inf_st == CR_CALIB_OK) {
                 if (fabs(inferred.length_mm - t.length_mm) > 1.0) {
                     t = inferred;
                     st = cr_calib_detect(&img, &t, &cp, res);
                 }
             } else if (res->n_balls_measured < 2 && res->rack.where != CR_CALIB_RACK_NONE) {
                 snprintf(table_why, sizeof(table_why),
-                         "default 9 ft: the rack's spread gives no scale (a triangle with no ball apart to tell 10 "
-                         "balls from 15, or more or fewer than its balls seen) and too few separate balls");
+                         "default 9 ft: the rack's spread gives no scale (no ball seen apart to say how large a "
+                         "ball is, or more or fewer than its balls seen) and too few separate balls");
             } else if (res->n_balls_measured < 2) {
                 snprintf(table_why, sizeof(table_why), "default 9 ft: too few balls on the bed to infer the size");
             } else { /* the size refused: why says so, after what is kept */

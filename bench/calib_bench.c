@@ -31,15 +31,16 @@
  * cameras with the head on the right kept at the default (the image left):
  * their corners are the other way round, by design.
  *
- * usage: calib_bench [-g] [-n] [-N] [-r] [-v] [N [seed [width height [only]]]] [--rack]
+ * usage: calib_bench [-c] [-g] [-n] [-N] [-r] [-v] [N [seed [width height [only]]]] [--rack]
  * (defaults 100 1 1280 720; only: run camera index `only` alone, print its
  * corners and write its frame to calib_bench_ONLY.ppm; -g: draw an opaque
  * broadcast graphic, a score box, over a random rail; -n: fit the camera
  * without the diamond sights, as where none are seen; -N: the outline on
  * the bed's edge alone, not fitted again on the cushion noses
  * (cr_calib_params_t.nose_height_mm 0); -r, --rack: the head
- * end from racks, above; -v: vary the lighting and the look, see
- * bench_vary_look)
+ * end from racks, above; -c: with -r, the racked scenes without the cue
+ * and arm (the cue ball put down before the break, standing apart); -v:
+ * vary the lighting and the look, see bench_vary_look)
  */
 #include <math.h>
 #include <stdio.h>
@@ -161,10 +162,12 @@ static void bench_vary_look(uint64_t seed, int i, const cr_table_t *t, cr_render
 
 int main(int argc, char **argv)
 {
-    bool graphic = false, no_sights = false, rack_mode = false, vary = false, no_nose = false;
+    bool graphic = false, no_sights = false, rack_mode = false, vary = false, no_nose = false, rack_no_cue = false;
 
     while (argc > 1 && argv[1][0] == '-' && argv[1][1] != '\0' && argv[1][2] == '\0' &&
-           (argv[1][1] == 'g' || argv[1][1] == 'n' || argv[1][1] == 'r' || argv[1][1] == 'v' || argv[1][1] == 'N')) {
+           (argv[1][1] == 'g' || argv[1][1] == 'n' || argv[1][1] == 'r' || argv[1][1] == 'v' || argv[1][1] == 'N' ||
+            argv[1][1] == 'c')) {
+        rack_no_cue |= argv[1][1] == 'c';
         graphic |= argv[1][1] == 'g';
         no_nose |= argv[1][1] == 'N';
         vary |= argv[1][1] == 'v';
@@ -304,7 +307,10 @@ int main(int argc, char **argv)
             sc.cue.tip_y_mm = balls[0].y_mm - 30.0 * sin(sc.cue.dir_deg * 3.14159265358979323846 / 180.0);
         }
 
-        cr_render_arm_from_cue(&sc.cue, skin, sleeve, false, &sc.arm);
+        if (kind > 0 && rack_no_cue)
+            sc.cue.present = false; /* no arm either */
+        else
+            cr_render_arm_from_cue(&sc.cue, skin, sleeve, false, &sc.arm);
         if (cr_render_frame(r, &sc, 1, 0, img, 3 * w, NULL) != 0) {
             fprintf(stderr, "render failed\n");
             return 2;

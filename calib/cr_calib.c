@@ -1262,10 +1262,12 @@ static double cr_rack_scale(const cr_table_t *t, cr_game_t g, double tr, double 
  * eigenvalues and tr the trace of its cells' second moments, n_balls its
  * area over one ball's footprint d (table mm of res). A diamond (2 to 3.6:1;
  * 2.7 frozen) is 9-ball. A 10- and a 15-ball triangle are one shape at two
- * scales (the 15 is the 10 1.23 times larger), so a triangle is told by the
- * ball seen apart (the cue ball: res->ball_diameter_mm, one ball or more):
- * the game whose frozen lattice, scaled to the cluster's spread, has balls
- * of that size (within 11 %, halfway between the two); with none seen
+ * scales (the 15 is the 10 1.23 times larger), and four balls left of a
+ * broken rack make a diamond 0.69 times a 9-ball one: so a rack is read
+ * only with a ball seen apart (the cue ball: res->ball_diameter_mm, one
+ * ball or more) to say how large a ball is: the game whose frozen lattice,
+ * scaled to the cluster's spread, has balls of that size (within 11 %,
+ * halfway between a 10- and a 15-ball triangle); with none seen
  * apart, no scale (a 10-ball rack on a 9 ft table and a 15-ball one on a
  * 1033 mm wide table look alike, and a rack's spread errs by up to 4 %:
  * the standard sizes cannot tell them apart either). The scale then holds
@@ -1276,16 +1278,17 @@ static double cr_rack_scale(const cr_table_t *t, cr_game_t g, double tr, double 
 static void cr_rack_read(const cr_table_t *t, const cr_calib_result_t *res, double l1, double l2, double tr,
                          double n_balls, double d, cr_calib_rack_t *out)
 {
-    const double two_r = 2.0 * t->ball_radius_mm;
+    const double two_r = 2.0 * t->ball_radius_mm, seen = res->n_balls_measured >= 1 ? res->ball_diameter_mm : 0.0;
     double nb, sc = 0.0;
 
     out->scale = 0.0;
     if (l1 >= 2.0 * l2 && l1 <= 3.6 * l2) {
         out->game = CR_GAME_9BALL, nb = 9.0;
         sc = cr_rack_scale(t, CR_GAME_9BALL, tr, d);
+        if (!(seen > 0.0) || fabs(log(seen / (sc * two_r))) > log(1.11))
+            sc = 0.0; /* four balls left of a broken rack are a diamond too, 0.69 times the size */
     } else if (l1 <= 1.35 * l2) {
-        double s10 = cr_rack_scale(t, CR_GAME_10BALL, tr, d), s15 = cr_rack_scale(t, CR_GAME_8BALL, tr, d),
-               seen = res->n_balls_measured >= 1 ? res->ball_diameter_mm : 0.0;
+        double s10 = cr_rack_scale(t, CR_GAME_10BALL, tr, d), s15 = cr_rack_scale(t, CR_GAME_8BALL, tr, d);
 
         out->game = n_balls < 12.5 ? CR_GAME_10BALL : CR_GAME_8BALL; /* a guess, when no ball says */
         nb = out->game == CR_GAME_10BALL ? 10.0 : 15.0;

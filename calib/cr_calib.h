@@ -225,8 +225,10 @@ typedef struct {
                               both in the result's table mm: 1 for a frozen rack on a table of
                               the size looked for, seen from infinitely high (0 when none,
                               or when the cluster is not that rack alone: its balls by area
-                              more than 15 % off the game's count at that scale; and for a
-                              triangle when no ball seen apart tells which it is).
+                              more than 15 % off the game's count at that scale; and when no
+                              ball seen apart agrees, within 11 %, on how large a ball is:
+                              similar shapes at other scales, a 10- and a 15-ball triangle,
+                              four balls of a broken rack and a 9-ball diamond, look alike).
                               The lattice of centres sets it, not the balls' outlines: a blob
                               narrowed or widened by the cloth test moves it by a tenth as much */
 } cr_calib_rack_t;

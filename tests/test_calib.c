@@ -960,9 +960,10 @@ static void test_known_intrinsics(void)
 /* The table size from a rack and the cue ball alone (no separate balls to
  * measure): a 9-ball diamond on a 7 ft table, a 10-ball triangle on an 8
  * ft one and a 15-ball triangle on a 9 ft one, each calibrated as 9 ft.
- * The rack's spread against a frozen rack's gives the scale: the game its
- * shape says (a triangle's, by the cue ball's size: a 15-ball triangle is
- * a 10-ball one 1.23 times larger), the width within 2 %, the size right. */
+ * The rack's spread against a frozen rack's gives the scale, the cue ball
+ * seen apart saying how large a ball is (a 15-ball triangle is a 10-ball
+ * one 1.23 times larger): the game right, the width within 2 %, the size
+ * right. */
 static void test_table_from_rack(void)
 {
     static const char *const sizes[3] = {"7ft", "8ft", "9ft"};

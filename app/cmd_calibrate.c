@@ -197,21 +197,20 @@ static void draw_overlay(uint8_t *rgb, int w, int h, const cr_calib_result_t *r,
  * gives one with the most balls. The median of a film that breaks within
  * its frames shows the rack half gone; a frame before the break shows it
  * whole. res came from cr_calib_detect on the median; its rack is replaced
- * (give a copy: head_from_frames reads the median's). */
+ * (the caller puts the median's back: head_from_frames reads it). */
 static void size_rack_from_frames(const cr_calib_params_t *cp, const cr_table_t *t, uint8_t *const *frames, int n,
                                   int w, int h, cr_calib_result_t *res)
 {
     cr_calib_rack_t r;
     int k;
 
-    if (res->rack.scale > 0.0 && (res->rack.where == CR_CALIB_RACK_AT_FOOT || res->rack.where == CR_CALIB_RACK_AT_HEAD))
+    if (cr_calib_rack_gives_scale(&res->rack))
         return;
     for (k = 0; k < n; k++) {
         cr_calib_image_t im = {frames[k], w, h, 3 * w};
 
-        if (cr_calib_rack_find(&im, t, cp, res, &r) == CR_CALIB_OK && r.scale > 0.0 &&
-            (r.where == CR_CALIB_RACK_AT_FOOT || r.where == CR_CALIB_RACK_AT_HEAD) &&
-            !(res->rack.scale > 0.0 && res->rack.n_balls >= r.n_balls))
+        if (cr_calib_rack_find(&im, t, cp, res, &r) == CR_CALIB_OK && cr_calib_rack_gives_scale(&r) &&
+            !(cr_calib_rack_gives_scale(&res->rack) && res->rack.n_balls >= r.n_balls))
             res->rack = r;
     }
 }
@@ -539,18 +538,12 @@ int cr_cmd_calibrate(int argc, char **argv)
         if (st == CR_CALIB_OK && !table) {
             /* no --table: a rack's spread or the balls against the cloth tell the size */
             cr_table_t inferred;
-
-            cr_calib_result_t *sized = malloc(sizeof(*sized));
+            cr_calib_rack_t median_rack = res->rack;
             int inf_st;
 
-            if (!sized) {
-                cr_cli_error("calibrate: out of memory");
-                goto done;
-            }
-            *sized = *res;
-            size_rack_from_frames(&cp, &t, frames, n, w, h, sized);
-            inf_st = cr_calib_table_infer(sized, &t, &inferred, table_why, sizeof(table_why));
-            free(sized);
+            size_rack_from_frames(&cp, &t, frames, n, w, h, res);
+            inf_st = cr_calib_table_infer(res, &t, &inferred, table_why, sizeof(table_why));
+            res->rack = median_rack;
             if (inf_st == CR_CALIB_OK) {
                 if (fabs(inferred.length_mm - t.length_mm) > 1.0) {
                     t = inferred;

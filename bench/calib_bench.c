@@ -410,8 +410,7 @@ int main(int argc, char **argv)
                 double hc = res.camera_source != CR_CALIB_CAMERA_NONE ? res.camera.pos[2] : 3000.0,
                        par = hc / (hc - CR_BALL_RADIUS_MM); /* as cr_calib_table_infer */
 
-                bool by_rack = (res.rack.where == CR_CALIB_RACK_AT_FOOT || res.rack.where == CR_CALIB_RACK_AT_HEAD) &&
-                               res.rack.scale > 0.0; /* as cr_calib_table_infer */
+                bool by_rack = cr_calib_rack_gives_scale(&res.rack); /* as cr_calib_table_infer */
 
                 /* the surface's width measured (before the nearest size is taken), over the truth */
                 serr[n_inf] = 100.0 * fabs((by_rack ? par / res.rack.scale

@@ -1283,20 +1283,18 @@ static void cr_rack_read(const cr_table_t *t, const cr_calib_result_t *res, doub
 
     out->scale = 0.0;
     if (l1 >= 2.0 * l2 && l1 <= 3.6 * l2) {
-        out->game = CR_GAME_9BALL, nb = 9.0;
+        out->game = CR_GAME_9BALL;
         sc = cr_rack_scale(t, CR_GAME_9BALL, tr, d);
-        if (!(seen > 0.0) || fabs(log(seen / (sc * two_r))) > log(1.11))
+        if (!(seen > 0.0 && sc > 0.0) || fabs(log(seen / (sc * two_r))) > log(1.11))
             sc = 0.0; /* four balls left of a broken rack are a diamond too, 0.69 times the size */
     } else if (l1 <= 1.35 * l2) {
         double s10 = cr_rack_scale(t, CR_GAME_10BALL, tr, d), s15 = cr_rack_scale(t, CR_GAME_8BALL, tr, d);
 
         out->game = n_balls < 12.5 ? CR_GAME_10BALL : CR_GAME_8BALL; /* a guess, when no ball says */
-        nb = out->game == CR_GAME_10BALL ? 10.0 : 15.0;
         if (seen > 0.0 && s10 > 0.0 && s15 > 0.0) {
             double e10 = fabs(log(seen / (s10 * two_r))), e15 = fabs(log(seen / (s15 * two_r)));
 
             out->game = e10 <= e15 ? CR_GAME_10BALL : CR_GAME_8BALL;
-            nb = out->game == CR_GAME_10BALL ? 10.0 : 15.0;
             if (fmin(e10, e15) <= log(1.11))
                 sc = out->game == CR_GAME_10BALL ? s10 : s15;
         }
@@ -1305,6 +1303,7 @@ static void cr_rack_read(const cr_table_t *t, const cr_calib_result_t *res, doub
         return;
     }
     /* the count by area: the footprint d against a ball of the scale found */
+    nb = out->game == CR_GAME_9BALL ? 9.0 : out->game == CR_GAME_10BALL ? 10.0 : 15.0;
     if (sc > 0.0 && fabs(n_balls * d * d / (nb * (sc * two_r) * (sc * two_r)) - 1.0) <= 0.15)
         out->scale = sc;
 }

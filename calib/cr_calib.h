@@ -340,6 +340,10 @@ int cr_calib_camera_fit(cr_calib_result_t *res, int width, int height, const cr_
                         const double (*diamond_px)[2], const double *diamond_along_mm, const bool *diamond_long,
                         int n_diamonds, double diamond_sigma_mm);
 
+/* True when rack r gives the table's scale: over one end's foot spot (not
+ * both) and read (scale > 0). */
+bool cr_calib_rack_gives_scale(const cr_calib_rack_t *r);
+
 /* Infers the table size from a successful result made with table t (any
  * size): the surface is 2:1 and a ball 2 R = 57.15 mm across (WPA), so what
  * the balls span against the cloth gives the scale. With a rack over a foot

@@ -586,6 +586,11 @@ int cr_calib_camera_fit(cr_calib_result_t *res, int width, int height, const cr_
 
 /* ---- the table size from the balls ------------------------------------------------------ */
 
+bool cr_calib_rack_gives_scale(const cr_calib_rack_t *r)
+{
+    return r && r->scale > 0.0 && (r->where == CR_CALIB_RACK_AT_FOOT || r->where == CR_CALIB_RACK_AT_HEAD);
+}
+
 int cr_calib_table_infer(const cr_calib_result_t *res, const cr_table_t *t, cr_table_t *out, char *why,
                          size_t why_len)
 {
@@ -598,8 +603,7 @@ int cr_calib_table_infer(const cr_calib_result_t *res, const cr_table_t *t, cr_t
     if (!res || !t || !out || res->status != CR_CALIB_OK || !(t->width_mm > 0.0))
         return CR_CALIB_ERR_INVALID;
     /* a rack over a foot spot, else two or more separate balls */
-    rack = (res->rack.where == CR_CALIB_RACK_AT_FOOT || res->rack.where == CR_CALIB_RACK_AT_HEAD) &&
-           res->rack.scale > 0.0;
+    rack = cr_calib_rack_gives_scale(&res->rack);
     if (!rack && (res->n_balls_measured < 2 || !(res->ball_diameter_mm > 0.0)))
         return CR_CALIB_ERR_INVALID;
     /* the camera height in the units of t; what stands on the cloth maps h / (h - R) wider */

@@ -103,9 +103,13 @@ struct cr_detector {
     cr_hl_model_t hl; /* the lamps, learned from the highlights of well-seen resting balls */
     struct {
         int tag, seen;
+        int n;       /* frames in the mean */
+        int moved;   /* its detection was moved to the place: it stays moved while it rests */
+        int now;     /* this frame's highlights placed it (not the place kept) */
         double x, y, s;
-    } hl_mem[CR_VISION_MAX_DETECTIONS]; /* the last place the highlights gave each ball hinted
-                                         * at rest (by hint tag) */
+    } hl_mem[CR_VISION_MAX_DETECTIONS]; /* where the highlights place each ball hinted at rest
+                                         * (by hint tag): the mean of their places since it
+                                         * came to rest there */
     int n_hl_mem;
     int scan_x0, scan_y0;                   /* the bed's bounding box's corner, half-res px */
     int scan_tile, scan_nx, scan_ny;        /* its tiles: side, columns, rows */
@@ -2287,13 +2291,27 @@ int cr_detector_lamps(const cr_detector_t *d, double (*pos)[3], int *balls, int 
     return d->hl.n_lamps;
 }
 
+/* The hl_mem entry of hint tag tag, or -1. */
+static int cr_det_hl_mem(const cr_detector_t *d, int tag)
+{
+    int k;
+
+    for (k = 0; k < d->n_hl_mem; k++)
+        if (d->hl_mem[k].tag == tag)
+            return k;
+    return -1;
+}
+
 /* A ball resting near hint ht placed by its highlights (cr_hl_locate()),
  * within R of the hint (the tracker's place may be a fit pulled toward the
  * ball's shadow; a neighbour's centre is 2 R from the ball's): the number
- * of lamps that agree (0: none placed). A frame whose spots place nothing
- * (noise, a hand's shadow) keeps the place they gave while the ball rests
- * (hl_mem, by the hint's tag), so that the place does not flip between the
- * highlights' and a biased outline's. */
+ * of lamps that agree (0: none placed). The place is the mean of the
+ * places the highlights gave since the ball came to rest there (hl_mem, by
+ * the hint's tag; the last 32 frames; a place over R/4 from the mean starts
+ * it again): a resting ball is one place, not a frame's spots' noise, nor
+ * the turns of two or three lamps agreeing. A frame whose spots place
+ * nothing (noise, a hand's shadow) keeps it while the ball rests, so that
+ * the place does not flip between the highlights' and a biased outline's. */
 static int cr_det_hl_place(cr_detector_t *d, const cr_yuv_image_t *img, const cr_ball_hint_t *ht, double u, double v,
                            double rp, double *x, double *y, double *sigma_mm)
 {
@@ -2310,14 +2328,28 @@ static int cr_det_hl_place(cr_detector_t *d, const cr_yuv_image_t *img, const cr
                     sp, CR_DET_HL_SPOTS);
     c = cr_hl_locate(&d->hl, &d->cam, R, ht->x, ht->y, reach, fmax(1.0, 0.08 * rp), sp, n, x, y, sigma_mm);
     if (c >= 2) {
-        if (k == d->n_hl_mem && k < CR_VISION_MAX_DETECTIONS)
+        const int fresh = k == d->n_hl_mem;
+
+        if (fresh && k < CR_VISION_MAX_DETECTIONS)
             d->n_hl_mem++;
         if (k < d->n_hl_mem) {
-            d->hl_mem[k].tag = ht->tag, d->hl_mem[k].seen = 1;
-            d->hl_mem[k].x = *x, d->hl_mem[k].y = *y, d->hl_mem[k].s = *sigma_mm;
+            if (fresh || d->hl_mem[k].n < 1 ||
+                hypot(*x - d->hl_mem[k].x, *y - d->hl_mem[k].y) > 0.25 * R) {
+                d->hl_mem[k].tag = ht->tag, d->hl_mem[k].n = 0, d->hl_mem[k].moved = 0;
+                d->hl_mem[k].x = *x, d->hl_mem[k].y = *y;
+            }
+            if (d->hl_mem[k].n < 32)
+                d->hl_mem[k].n++;
+            d->hl_mem[k].seen = 1, d->hl_mem[k].now = 1;
+            d->hl_mem[k].x += (*x - d->hl_mem[k].x) / d->hl_mem[k].n;
+            d->hl_mem[k].y += (*y - d->hl_mem[k].y) / d->hl_mem[k].n;
+            d->hl_mem[k].s = *sigma_mm;
+            *x = d->hl_mem[k].x, *y = d->hl_mem[k].y;
         }
         return c;
     }
+    if (k < d->n_hl_mem)
+        d->hl_mem[k].now = 0;
     if (k < d->n_hl_mem && hypot(d->hl_mem[k].x - ht->x, d->hl_mem[k].y - ht->y) <= reach) {
         *x = d->hl_mem[k].x, *y = d->hl_mem[k].y, *sigma_mm = d->hl_mem[k].s;
         return 2;
@@ -2326,12 +2358,18 @@ static int cr_det_hl_place(cr_detector_t *d, const cr_yuv_image_t *img, const cr
 }
 
 /* A ball placed by its highlights at (hx, hy), sigma hs: a detection
- * within 1.8 R of there is that ball (two centres are never closer than
- * 2 R). Returns nd when no detection is there; the index of the one there,
- * moved to the place when its outline was less sure than the highlights
- * (its sigma over twice theirs: a ball of the cloth's colour fitted toward
- * its shadow); -1 when a surer detection, or more than one, is there. */
-static int cr_det_hl_claim(cr_detector_t *d, int nd, double hx, double hy, double hs)
+ * within 1.8 R of there is that ball (two centres are
+ * never closer than 2 R). Returns nd when no detection is there; the index
+ * of the one there, moved to the place when its outline was less sure than
+ * the highlights (its sigma over twice theirs: a ball of the cloth's colour
+ * fitted toward its shadow), or when this frame's highlights place the
+ * ball (hl_mem entry hold, -1 for none or a ball struck) and the outline is
+ * sharp and either lies over 4 sigmas (theirs and its own together, and 2
+ * mm) from them, its sigma understating its bias, or was moved before while
+ * the ball rests there (an outline whose sigma wavers about the bound would
+ * move the ball by its bias every few frames, which reads as motion); -1
+ * when a surer detection, or more than one, is there. */
+static int cr_det_hl_claim(cr_detector_t *d, int nd, double hx, double hy, double hs, int hold)
 {
     const double R = d->tab.ball_radius_mm;
     int b, hit = -1;
@@ -2344,7 +2382,11 @@ static int cr_det_hl_claim(cr_detector_t *d, int nd, double hx, double hy, doubl
         }
     if (hit < 0)
         return nd;
-    if (d->dets[hit].sigma_mm > 2.0 * hs && d->dets[hit].white_frac < 0.5f) {
+    if (d->dets[hit].white_frac < 0.5f &&
+        (d->dets[hit].sigma_mm > 2.0 * hs ||
+         (hold >= 0 && d->hl_mem[hold].now && d->dets[hit].blur_dx == 0.0 && d->dets[hit].blur_dy == 0.0 &&
+          (d->hl_mem[hold].moved || hypot(hx - d->dets[hit].x, hy - d->dets[hit].y) >
+                                        fmax(2.0, 4.0 * hypot(d->dets[hit].sigma_mm, hs)))))) {
         cr_detection_t *o = &d->dets[hit];
         double u, v;
 
@@ -2353,6 +2395,8 @@ static int cr_det_hl_claim(cr_detector_t *d, int nd, double hx, double hy, doubl
         o->u = u, o->v = v, o->x = hx, o->y = hy;
         o->r_px = cr_det_radius_at(d, u, v);
         o->sigma_mm = hs;
+        if (hold >= 0)
+            d->hl_mem[hold].moved = 1;
         return hit;
     }
     return -1;
@@ -2369,13 +2413,16 @@ static void cr_det_hl_recheck(cr_detector_t *d, const cr_yuv_image_t *img, const
     cr_detection_t *o = &d->dets[a];
     const int faint = o->score < d->p.min_score;
     double u, v, rp, hx, hy, hs;
+    int m;
 
     if (!cr_camera_project(&d->cam, ht->x, ht->y, R, &u, &v))
         return;
     rp = cr_det_radius_at(d, u, v);
-    if (!faint && o->sigma_mm <= 2.0 * CR_HL_MIN_SIGMA_PX * R / rp)
+    m = cr_det_hl_mem(d, ht->tag);
+    if (!faint && o->sigma_mm <= 2.0 * CR_HL_MIN_SIGMA_PX * R / rp && (m < 0 || !d->hl_mem[m].moved || ht->struck))
         return; /* as sure as highlights can make it */
-    if (cr_det_hl_place(d, img, ht, u, v, rp, &hx, &hy, &hs) < 2 || cr_det_hl_claim(d, nd, hx, hy, hs) != nd ||
+    if (cr_det_hl_place(d, img, ht, u, v, rp, &hx, &hy, &hs) < 2 ||
+        cr_det_hl_claim(d, nd, hx, hy, hs, ht->struck ? -1 : cr_det_hl_mem(d, ht->tag)) != nd ||
         !faint || !cr_camera_project(&d->cam, hx, hy, R, &u, &v))
         return; /* placed nowhere, moved there, or a surer ball is there */
     o->u = u, o->v = v, o->x = hx, o->y = hy;
@@ -2519,10 +2566,17 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
             }
         }
         /* a resting ball: where its highlights place it, if no surer
-         * detection is there; a fit of it found elsewhere moves there */
+         * detection is there; a fit of it found elsewhere moves there.
+         * The place kept from earlier frames moves a fit, but makes no
+         * ball where this frame shows neither a fit nor highlights (the
+         * ball was struck away unseen, or went) */
         if (hl && cr_det_hl_place(d, img, ht, u, v, rp, &hx, &hy, &hs) >= 2) {
-            b = cr_det_hl_claim(d, nd, hx, hy, hs);
-            if (b == nd) {
+            const int m = cr_det_hl_mem(d, ht->tag);
+
+            b = cr_det_hl_claim(d, nd, hx, hy, hs, ht->struck ? -1 : m);
+            if (b == nd && !found && m >= 0 && !d->hl_mem[m].now) {
+                /* nothing seen there */
+            } else if (b == nd) {
                 if (!found) {
                     memset(&det, 0, sizeof det);
                     det.visible = 1.0f;

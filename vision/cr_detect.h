@@ -84,12 +84,20 @@
  *      places, first after about three shots). Then, at a hint where a
  *      ball rests: where its highlights place it (at least two
  *      lamps agreeing within R of the hint, no other constellation in
- *      reach as good; the last such place is kept while the ball rests and
- *      a frame's spots place nothing), a detection is made if no ball was
- *      found there, a faint fit of it becomes that detection, and a
- *      detection within 1.8 R of the place whose outline is less sure
- *      (sigma over twice the highlights') is moved there unless it is
- *      mostly white (a highlight barely stands out on white). This places
+ *      reach as good; the mean of such places since it came to rest there,
+ *      kept while the ball rests and a frame's spots place nothing), a
+ *      detection is made if no ball was found there and this frame's
+ *      spots placed it (the place kept alone makes no ball: the ball may
+ *      have been struck away unseen), a faint fit of it becomes that
+ *      detection, and a detection within 1.8 R of the place whose outline
+ *      is less sure (sigma over twice the highlights') is moved there
+ *      unless it is mostly white (a highlight barely stands out on white).
+ *      A sharp one is moved there too when this frame's spots place the
+ *      ball and it lies over 4 sigmas (both together, and 2 mm) from them
+ *      (its sigma understates its bias), and once moved, in every frame
+ *      they place it while it rests (an outline whose sigma wavers about
+ *      the bound would take it back by its bias, up to 14 mm, every few
+ *      frames: motion to the tracker). This places
  *      a ball of the cloth's colour, whose outline fit settles toward its
  *      shadow. With hints at the true places (detect_bench BENCH_HINT=0,
  *      BENCH_HL=0 -> 1), the resting balls of nearly the cloth's colour:

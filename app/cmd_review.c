@@ -118,7 +118,8 @@ static void review_usage(FILE *f)
             "                    time of the frame whose processing wrote it (latency)\n"
             "  --highlights      place resting balls by their specular highlights too (the lamps\n"
             "                    are learned from well-seen balls); experimental: better places\n"
-            "                    for balls of the cloth's colour, not better rulings yet (README)\n"
+            "                    for balls of the cloth's colour, rulings not yet better on every\n"
+            "                    film (README)\n"
             "  -q, --quiet       no per-shot lines and no progress\n"
             "  -h, --help        this help\n");
 }

@@ -2363,7 +2363,9 @@ static int cr_det_hl_place(cr_detector_t *d, const cr_yuv_image_t *img, const cr
  * of the one there, moved to the place when its outline was less sure than
  * the highlights (its sigma over twice theirs: a ball of the cloth's colour
  * fitted toward its shadow), or when this frame's highlights place the
- * ball (hl_mem entry hold, -1 for none or a ball struck) and the outline is
+ * ball where they did in the frame before at least (hl_mem entry
+ * hold, -1 for none or a ball struck; a lone frame's spots may be the
+ * cue's or an arm's) and the outline is
  * sharp and either lies over 4 sigmas (theirs and its own together, and 2
  * mm) from them, its sigma understating its bias, or was moved before while
  * the ball rests there (an outline whose sigma wavers about the bound would
@@ -2384,7 +2386,8 @@ static int cr_det_hl_claim(cr_detector_t *d, int nd, double hx, double hy, doubl
         return nd;
     if (d->dets[hit].white_frac < 0.5f &&
         (d->dets[hit].sigma_mm > 2.0 * hs ||
-         (hold >= 0 && d->hl_mem[hold].now && d->dets[hit].blur_dx == 0.0 && d->dets[hit].blur_dy == 0.0 &&
+         (hold >= 0 && d->hl_mem[hold].now && d->hl_mem[hold].n >= 2 && d->dets[hit].blur_dx == 0.0 &&
+          d->dets[hit].blur_dy == 0.0 &&
           (d->hl_mem[hold].moved || hypot(hx - d->dets[hit].x, hy - d->dets[hit].y) >
                                         fmax(2.0, 4.0 * hypot(d->dets[hit].sigma_mm, hs)))))) {
         cr_detection_t *o = &d->dets[hit];

@@ -93,7 +93,8 @@
  *      is less sure (sigma over twice the highlights') is moved there
  *      unless it is mostly white (a highlight barely stands out on white).
  *      A sharp one is moved there too when this frame's spots place the
- *      ball and it lies over 4 sigmas (both together, and 2 mm) from them
+ *      ball where they did the frame before (a lone frame's spots may be
+ *      the cue's) and it lies over 4 sigmas (both together, and 2 mm) from them
  *      (its sigma understates its bias), and once moved, in every frame
  *      they place it while it rests (an outline whose sigma wavers about
  *      the bound would take it back by its bias, up to 14 mm, every few

@@ -2307,9 +2307,10 @@ static int cr_det_hl_mem(const cr_detector_t *d, int tag)
  * ball's shadow; a neighbour's centre is 2 R from the ball's): the number
  * of lamps that agree (0: none placed). The place is the mean of the
  * places the highlights gave since the ball came to rest there (hl_mem, by
- * the hint's tag; the last 32 frames; a place over R/4 from the mean starts
- * it again): a resting ball is one place, not a frame's spots' noise, nor
- * the turns of two or three lamps agreeing. A frame whose spots place
+ * the hint's tag; the last 32 frames; a place over 3 sigmas, and 1 mm, from
+ * the mean starts it again: a ball that creeps off is followed, not held):
+ * a resting ball is one place, not a frame's spots' noise, nor the turns of
+ * two or three lamps agreeing. A frame whose spots place
  * nothing (noise, a hand's shadow) keeps it while the ball rests, so that
  * the place does not flip between the highlights' and a biased outline's. */
 static int cr_det_hl_place(cr_detector_t *d, const cr_yuv_image_t *img, const cr_ball_hint_t *ht, double u, double v,
@@ -2334,7 +2335,7 @@ static int cr_det_hl_place(cr_detector_t *d, const cr_yuv_image_t *img, const cr
             d->n_hl_mem++;
         if (k < d->n_hl_mem) {
             if (fresh || d->hl_mem[k].n < 1 ||
-                hypot(*x - d->hl_mem[k].x, *y - d->hl_mem[k].y) > 0.25 * R) {
+                hypot(*x - d->hl_mem[k].x, *y - d->hl_mem[k].y) > fmax(1.0, 3.0 * *sigma_mm)) {
                 d->hl_mem[k].tag = ht->tag, d->hl_mem[k].n = 0, d->hl_mem[k].moved = 0;
                 d->hl_mem[k].x = *x, d->hl_mem[k].y = *y;
             }

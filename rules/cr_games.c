@@ -626,11 +626,11 @@ static void end_straight(cr_judge_t *j, cr_ruling_t *r)
         for (i = 1; i < CR_NUM_BALLS; i++)
             if (s->rail_any[i] || cr_shot_off(s, i))
                 after++;
-        if (!(s->cue_rail_after_contact || cue_gone) || after < 2) {
+        if (!(cr_shot_rail_after_contact(s, CR_BALL_CUE) || cue_gone) || after < 2) {
             cr_shot_add_foul(j, "breaking_foul", s->t_end, 1.0,
                              "The called ball was not pocketed and the cue ball and two object balls were not driven "
                              "to a rail after the cue ball contacted the rack (%s; %d object balls).",
-                             (s->cue_rail_after_contact || cue_gone) ? "the cue ball was" : "the cue ball was not",
+                             (cr_shot_rail_after_contact(s, CR_BALL_CUE) || cue_gone) ? "the cue ball was" : "the cue ball was not",
                              after);
             breaking_foul = true;
         }

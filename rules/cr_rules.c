@@ -547,6 +547,18 @@ static bool shot_after_contact(const cr_shot_t *s, double t)
     return (s->first_ball >= 0 && t >= s->t_first) || (s->unknown_contact && t >= s->t_unknown);
 }
 
+bool cr_shot_rail_after_contact(const cr_shot_t *s, int id)
+{
+    int i;
+
+    if (id >= 0)
+        return id < CR_NUM_BALLS && shot_after_contact(s, s->t_rail[id]);
+    for (i = 0; i < CR_NUM_BALLS; i++)
+        if (shot_after_contact(s, s->t_rail[i]))
+            return true;
+    return shot_after_contact(s, s->t_rail_unknown);
+}
+
 static void ruling_event_init(cr_judge_t *j, cr_event_t *out, double t, int shot)
 {
     cr_event_init(out, CR_EV_RULING);
@@ -604,7 +616,7 @@ static int end_shot(cr_judge_t *j, const cr_event_t *rest, double t_end, cr_even
 
     /* 6.3 No Rail after Contact: no ball pocketed, and no ball driven to a rail
      * after the first contact (WPA 8.4: pocketed and off-table balls count). */
-    rail_ok = s->rail_after_contact;
+    rail_ok = cr_shot_rail_after_contact(s, -1);
     for (i = 0; i < s->n_pocketed; i++)
         if (shot_after_contact(s, s->t_pocket[i]))
             rail_ok = true;
@@ -848,6 +860,9 @@ static void start_shot(cr_judge_t *j, const cr_event_t *ev)
     int i, id, n_seen = 0;
 
     memset(s, 0, sizeof(*s));
+    for (i = 0; i < CR_NUM_BALLS; i++)
+        s->t_rail[i] = -INFINITY;
+    s->t_rail_unknown = -INFINITY;
     s->active = true;
     s->shot = ev->shot;
     s->t_stroke = ev->t;
@@ -1224,9 +1239,9 @@ int cr_judge_feed(cr_judge_t *j, const cr_event_t *ev, cr_event_t *out, int cap)
         break;
 
     case CR_EV_CUSHION:
-        if (s->active && (ev->ball < 0 || ev->ball >= CR_NUM_BALLS) && shot_after_contact(s, ev->t)) {
+        if (s->active && (ev->ball < 0 || ev->ball >= CR_NUM_BALLS)) {
             /* an unidentified ball driven to a rail still satisfies 6.3 */
-            s->rail_after_contact = true;
+            s->t_rail_unknown = fmax(s->t_rail_unknown, ev->t);
             break;
         }
         if (!s->active || ev->ball < 0 || ev->ball >= CR_NUM_BALLS)
@@ -1237,11 +1252,7 @@ int cr_judge_feed(cr_judge_t *j, const cr_event_t *ev, cr_event_t *out, int cap)
             /* WPA 8.4: driven to a rail (a ball frozen to this rail at the
              * stroke counts only once it has left and come back). */
             s->rail_any[ev->ball] = true;
-            if (shot_after_contact(s, ev->t)) {
-                s->rail_after_contact = true;
-                if (ev->ball == CR_BALL_CUE)
-                    s->cue_rail_after_contact = true;
-            }
+            s->t_rail[ev->ball] = fmax(s->t_rail[ev->ball], ev->t);
         }
         if (ev->ball == CR_BALL_CUE && s->bih == CR_BIH_BEHIND_HEAD && !s->cue_crossed &&
             j->p.kitchen == CR_KITCHEN_SEED && s->first_ball < 0) {
@@ -1258,8 +1269,8 @@ int cr_judge_feed(cr_judge_t *j, const cr_event_t *ev, cr_event_t *out, int cap)
             /* 1.7: a ball that drops by itself between shots is restored. */
             break;
         }
-        if ((ev->ball < 0 || ev->ball >= CR_NUM_BALLS) && shot_after_contact(s, ev->t))
-            s->rail_after_contact = true; /* an unidentified ball pocketed: 6.3 is met (8.4) */
+        if (ev->ball < 0 || ev->ball >= CR_NUM_BALLS) /* an unidentified ball pocketed: 6.3 is met (8.4) */
+            s->t_rail_unknown = fmax(s->t_rail_unknown, ev->t);
         if (ev->ball >= 0 && ev->ball < CR_NUM_BALLS && !cr_shot_pocketed(s, ev->ball) &&
             s->n_pocketed < CR_NUM_BALLS) {
             s->pocket_of[s->n_pocketed] = ev->pocket;

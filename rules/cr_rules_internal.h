@@ -54,8 +54,8 @@ typedef struct {
     unsigned frozen[CR_NUM_BALLS];    /* rails the ball was frozen to at the stroke */
     unsigned left_rail[CR_NUM_BALLS]; /* rails it has been seen away from since */
     bool rail_any[CR_NUM_BALLS];      /* driven to a rail at any time in the shot */
-    bool rail_after_contact;          /* some ball driven to a rail after the first contact */
-    bool cue_rail_after_contact;
+    double t_rail[CR_NUM_BALLS];      /* when it was last driven to a rail (-INFINITY: never) */
+    double t_rail_unknown;            /* when a ball vision could not identify last was */
 
     bool cue_crossed; /* cue ball centre seen at x >= L/4 */
     double t_crossed;
@@ -134,6 +134,11 @@ cr_foul_t *cr_shot_add_foul(cr_judge_t *j, const char *code, double t, double co
     __attribute__((format(printf, 5, 6)));
 bool cr_shot_has_foul(const cr_shot_t *s, const char *code);
 bool cr_shot_pocketed(const cr_shot_t *s, int id);
+/* Whether ball id (or any ball, id -1, an unidentified one included) was
+ * driven to a rail after the first contact of the shot (8.4), by the
+ * events' times, not the order they came in: a contact timed from the
+ * paths may come after a cushion it preceded. */
+bool cr_shot_rail_after_contact(const cr_shot_t *s, int id);
 bool cr_shot_off(const cr_shot_t *s, int id);
 int cr_shot_object_pocketed_count(const cr_shot_t *s);
 void cr_judge_rack_balls(cr_judge_t *j);

@@ -407,9 +407,7 @@ int main(int argc, char **argv)
             char why[256];
 
             if (cr_calib_table_infer(&res, &t, &ti, why, sizeof why) == CR_CALIB_OK) {
-                double hc = res.camera_source != CR_CALIB_CAMERA_NONE ? res.camera.pos[2] : 3000.0,
-                       par = hc / (hc - CR_BALL_RADIUS_MM); /* as cr_calib_table_infer */
-
+                const double par = cr_calib_parallax(&res);
                 bool by_rack = cr_calib_rack_gives_scale(&res.rack); /* as cr_calib_table_infer */
 
                 /* the surface's width measured (before the nearest size is taken), over the truth */

@@ -344,6 +344,11 @@ int cr_calib_camera_fit(cr_calib_result_t *res, int width, int height, const cr_
  * both) and read (scale > 0). */
 bool cr_calib_rack_gives_scale(const cr_calib_rack_t *r);
 
+/* How much wider than it is what stands on the cloth R high (a ball's
+ * outline, a rack) maps through res's homography: h / (h - R), h the posed
+ * camera's height (3000 mm without one), 1 for a camera under 2 R up. */
+double cr_calib_parallax(const cr_calib_result_t *res);
+
 /* Infers the table size from a successful result made with table t (any
  * size): the surface is 2:1 and a ball 2 R = 57.15 mm across (WPA), so what
  * the balls span against the cloth gives the scale. With a rack over a foot

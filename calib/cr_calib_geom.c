@@ -591,11 +591,18 @@ bool cr_calib_rack_gives_scale(const cr_calib_rack_t *r)
     return r && r->scale > 0.0 && (r->where == CR_CALIB_RACK_AT_FOOT || r->where == CR_CALIB_RACK_AT_HEAD);
 }
 
+double cr_calib_parallax(const cr_calib_result_t *res)
+{
+    const double h = res->camera_source != CR_CALIB_CAMERA_NONE ? res->camera.pos[2] : 3000.0;
+
+    return h > 2.0 * CR_BALL_RADIUS_MM ? h / (h - CR_BALL_RADIUS_MM) : 1.0;
+}
+
 int cr_calib_table_infer(const cr_calib_result_t *res, const cr_table_t *t, cr_table_t *out, char *why,
                          size_t why_len)
 {
     static const char *const names[] = {"9ft", "8ft", "7ft"};
-    double h, par = 1.0, width, best = HUGE_VAL;
+    double par, width, best = HUGE_VAL;
     char what[160];
     int i, bi = -1;
     bool rack;
@@ -606,10 +613,7 @@ int cr_calib_table_infer(const cr_calib_result_t *res, const cr_table_t *t, cr_t
     rack = cr_calib_rack_gives_scale(&res->rack);
     if (!rack && (res->n_balls_measured < 2 || !(res->ball_diameter_mm > 0.0)))
         return CR_CALIB_ERR_INVALID;
-    /* the camera height in the units of t; what stands on the cloth maps h / (h - R) wider */
-    h = res->camera_source != CR_CALIB_CAMERA_NONE ? res->camera.pos[2] : 3000.0;
-    if (h > 2.0 * CR_BALL_RADIUS_MM)
-        par = h / (h - CR_BALL_RADIUS_MM);
+    par = cr_calib_parallax(res);
     if (rack) {
         width = t->width_mm / (res->rack.scale / par);
         snprintf(what, sizeof what, "the rack, a %s by its shape, spreads %.1f%% %s than a frozen one,",

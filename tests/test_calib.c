@@ -1001,7 +1001,7 @@ static void test_table_from_rack(void)
         CU_ASSERT_EQUAL(res.rack.where, CR_CALIB_RACK_AT_FOOT);
         CU_ASSERT_EQUAL(res.rack.game, games[c]);
         CU_ASSERT_EQUAL_FATAL(cr_calib_table_infer(&res, &t9, &out, why, sizeof why), CR_CALIB_OK);
-        par = res.camera.pos[2] / (res.camera.pos[2] - CR_BALL_RADIUS_MM);
+        par = cr_calib_parallax(&res);
         if (fabs(out.width_mm - tt.width_mm) > 0.5 || fabs(t9.width_mm / (res.rack.scale / par) / tt.width_mm - 1.0) > 0.02)
             fprintf(stderr, "\ncalib: %s rack on a %s table: game %d, %s\n", c == 0 ? "9-ball" : c == 1 ? "10-ball" : "8-ball",
                     sizes[c], res.rack.game, why);

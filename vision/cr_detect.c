@@ -2323,8 +2323,8 @@ static int cr_det_hl_place(cr_detector_t *d, const cr_yuv_image_t *img, const cr
     if (d->hl.n_lamps < 2 || ht->x < 0.9 * R || ht->y < 0.9 * R || ht->x > d->tab.length_mm - 0.9 * R ||
         ht->y > d->tab.width_mm - 0.9 * R)
         return 0; /* no lamps yet; a ball in a pocket's mouth, below the cloth */
-    for (k = 0; k < d->n_hl_mem && d->hl_mem[k].tag != ht->tag; k++)
-        ;
+    if ((k = cr_det_hl_mem(d, ht->tag)) < 0)
+        k = d->n_hl_mem;
     n = cr_hl_spots(img->y, img->stride_y, d->w, d->h, u, v, (reach + 0.8 * R) * rp / R, rp, cr_det_hl_min_top(d),
                     sp, CR_DET_HL_SPOTS);
     c = cr_hl_locate(&d->hl, &d->cam, R, ht->x, ht->y, reach, fmax(1.0, 0.08 * rp), sp, n, x, y, sigma_mm);
@@ -2358,19 +2358,28 @@ static int cr_det_hl_place(cr_detector_t *d, const cr_yuv_image_t *img, const cr
     return c;
 }
 
-/* A ball placed by its highlights at (hx, hy), sigma hs: a detection
- * within 1.8 R of there is that ball (two centres are
- * never closer than 2 R). Returns nd when no detection is there; the index
- * of the one there, moved to the place when its outline was less sure than
- * the highlights (its sigma over twice theirs: a ball of the cloth's colour
- * fitted toward its shadow), or when this frame's highlights place the
- * ball where they did in the frame before at least (hl_mem entry
+/* Whether the highlights hold detection o at their place (hx, hy), sigma
+ * hs, though its outline is surer by its own sigma: this frame's spots
+ * place the ball where they did the frame before at least (hl_mem entry
  * hold, -1 for none or a ball struck; a lone frame's spots may be the
- * cue's or an arm's) and the outline is
- * sharp and either lies over 4 sigmas (theirs and its own together, and 2
- * mm) from them, its sigma understating its bias, or was moved before while
- * the ball rests there (an outline whose sigma wavers about the bound would
- * move the ball by its bias every few frames, which reads as motion); -1
+ * cue's or an arm's), the outline is sharp, and it either lies over 4
+ * sigmas (theirs and its own together, and 2 mm) from them, its sigma
+ * understating its bias, or was moved there before while the ball rests
+ * (an outline whose sigma wavers about the bound would move the ball by its
+ * bias every few frames, which reads as motion). */
+static int cr_det_hl_holds(const cr_detector_t *d, int hold, const cr_detection_t *o, double hx, double hy, double hs)
+{
+    if (hold < 0 || !d->hl_mem[hold].now || d->hl_mem[hold].n < 2 || o->blur_dx != 0.0 || o->blur_dy != 0.0)
+        return 0;
+    return d->hl_mem[hold].moved || hypot(hx - o->x, hy - o->y) > fmax(2.0, 4.0 * hypot(o->sigma_mm, hs));
+}
+
+/* A ball placed by its highlights at (hx, hy), sigma hs: a detection
+ * within 1.8 R of there is that ball (two centres are never closer than
+ * 2 R). Returns nd when no detection is there; the index of the one there,
+ * moved to the place when its outline was less sure than the highlights
+ * (its sigma over twice theirs: a ball of the cloth's colour fitted toward
+ * its shadow) or they hold it (cr_det_hl_holds(), hl_mem entry hold); -1
  * when a surer detection, or more than one, is there. */
 static int cr_det_hl_claim(cr_detector_t *d, int nd, double hx, double hy, double hs, int hold)
 {
@@ -2386,11 +2395,7 @@ static int cr_det_hl_claim(cr_detector_t *d, int nd, double hx, double hy, doubl
     if (hit < 0)
         return nd;
     if (d->dets[hit].white_frac < 0.5f &&
-        (d->dets[hit].sigma_mm > 2.0 * hs ||
-         (hold >= 0 && d->hl_mem[hold].now && d->hl_mem[hold].n >= 2 && d->dets[hit].blur_dx == 0.0 &&
-          d->dets[hit].blur_dy == 0.0 &&
-          (d->hl_mem[hold].moved || hypot(hx - d->dets[hit].x, hy - d->dets[hit].y) >
-                                        fmax(2.0, 4.0 * hypot(d->dets[hit].sigma_mm, hs)))))) {
+        (d->dets[hit].sigma_mm > 2.0 * hs || cr_det_hl_holds(d, hold, &d->dets[hit], hx, hy, hs))) {
         cr_detection_t *o = &d->dets[hit];
         double u, v;
 
@@ -2534,9 +2539,8 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
         int found = 0, moved = 0;
         cr_detection_t det;
 
-        for (b = 0; hl && b < d->n_hl_mem; b++)
-            if (d->hl_mem[b].tag == ht->tag)
-                d->hl_mem[b].seen = 1; /* still at rest: its place is kept */
+        if (hl && (b = cr_det_hl_mem(d, ht->tag)) >= 0)
+            d->hl_mem[b].seen = 1; /* still at rest: its place is kept */
         for (a = 0; a < nd; a++) /* found already (struck: found still where it rested) */
             if (hypot(d->dets[a].x - ht->x, d->dets[a].y - ht->y) < (ht->struck ? 0.5 * R : ht->reach_mm))
                 break;
@@ -2578,9 +2582,7 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
             const int m = cr_det_hl_mem(d, ht->tag);
 
             b = cr_det_hl_claim(d, nd, hx, hy, hs, ht->struck ? -1 : m);
-            if (b == nd && !found && m >= 0 && !d->hl_mem[m].now) {
-                /* nothing seen there */
-            } else if (b == nd) {
+            if (b == nd && (found || m < 0 || d->hl_mem[m].now)) {
                 if (!found) {
                     memset(&det, 0, sizeof det);
                     det.visible = 1.0f;
@@ -2592,7 +2594,7 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
                     det.sigma_mm = hs;
                     found = 1;
                 }
-            } else if (b >= 0) {
+            } else if (b >= 0 && b < nd) {
                 found = 0;
                 moved = 1;
             }

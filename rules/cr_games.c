@@ -176,7 +176,7 @@ static int balls_to_rails(const cr_shot_t *s)
     int i, n = 0;
 
     for (i = 1; i < CR_NUM_BALLS; i++)
-        if (s->rail_any[i] || cr_shot_pocketed(s, i) || cr_shot_off(s, i))
+        if (cr_shot_rail_any(s, i) || cr_shot_pocketed(s, i) || cr_shot_off(s, i))
             n++;
     return n;
 }
@@ -621,17 +621,17 @@ static void end_straight(cr_judge_t *j, cr_ruling_t *r)
     if (s->is_break && !made) {
         /* 4.3: called ball pocketed, or the cue ball and two object balls
          * driven to a rail after the cue ball contacts the rack. */
+        const bool cue_rail = cr_shot_rail_after_contact(s, CR_BALL_CUE) || cue_gone;
         int after = 0;
 
         for (i = 1; i < CR_NUM_BALLS; i++)
-            if (s->rail_any[i] || cr_shot_off(s, i))
+            if (cr_shot_rail_any(s, i) || cr_shot_off(s, i))
                 after++;
-        if (!(cr_shot_rail_after_contact(s, CR_BALL_CUE) || cue_gone) || after < 2) {
+        if (!cue_rail || after < 2) {
             cr_shot_add_foul(j, "breaking_foul", s->t_end, 1.0,
                              "The called ball was not pocketed and the cue ball and two object balls were not driven "
                              "to a rail after the cue ball contacted the rack (%s; %d object balls).",
-                             (cr_shot_rail_after_contact(s, CR_BALL_CUE) || cue_gone) ? "the cue ball was" : "the cue ball was not",
-                             after);
+                             cue_rail ? "the cue ball was" : "the cue ball was not", after);
             breaking_foul = true;
         }
     }

@@ -559,6 +559,11 @@ bool cr_shot_rail_after_contact(const cr_shot_t *s, int id)
     return shot_after_contact(s, s->t_rail_unknown);
 }
 
+bool cr_shot_rail_any(const cr_shot_t *s, int id)
+{
+    return id >= 0 && id < CR_NUM_BALLS && s->t_rail[id] > -INFINITY;
+}
+
 static void ruling_event_init(cr_judge_t *j, cr_event_t *out, double t, int shot)
 {
     cr_event_init(out, CR_EV_RULING);
@@ -1251,7 +1256,6 @@ int cr_judge_feed(cr_judge_t *j, const cr_event_t *ev, cr_event_t *out, int cap)
         if (!other) {
             /* WPA 8.4: driven to a rail (a ball frozen to this rail at the
              * stroke counts only once it has left and come back). */
-            s->rail_any[ev->ball] = true;
             s->t_rail[ev->ball] = fmax(s->t_rail[ev->ball], ev->t);
         }
         if (ev->ball == CR_BALL_CUE && s->bih == CR_BIH_BEHIND_HEAD && !s->cue_crossed &&

@@ -53,8 +53,8 @@ typedef struct {
 
     unsigned frozen[CR_NUM_BALLS];    /* rails the ball was frozen to at the stroke */
     unsigned left_rail[CR_NUM_BALLS]; /* rails it has been seen away from since */
-    bool rail_any[CR_NUM_BALLS];      /* driven to a rail at any time in the shot */
-    double t_rail[CR_NUM_BALLS];      /* when it was last driven to a rail (-INFINITY: never) */
+    double t_rail[CR_NUM_BALLS];      /* when it was last driven to a rail in the shot (-INFINITY:
+                                         never; cr_shot_rail_any()) */
     double t_rail_unknown;            /* when a ball vision could not identify last was */
 
     bool cue_crossed; /* cue ball centre seen at x >= L/4 */
@@ -139,6 +139,8 @@ bool cr_shot_pocketed(const cr_shot_t *s, int id);
  * events' times, not the order they came in: a contact timed from the
  * paths may come after a cushion it preceded. */
 bool cr_shot_rail_after_contact(const cr_shot_t *s, int id);
+/* Whether ball id was driven to a rail at any time in the shot (8.4). */
+bool cr_shot_rail_any(const cr_shot_t *s, int id);
 bool cr_shot_off(const cr_shot_t *s, int id);
 int cr_shot_object_pocketed_count(const cr_shot_t *s);
 void cr_judge_rack_balls(cr_judge_t *j);

@@ -55,7 +55,19 @@
  *             "by_ball": [{"id", "truth_visible", "detected",
  *             "identity_correct", "resting_visible", "resting_detected",
  *             "detection_recall", "identity_accuracy", "resting_recall"}]
- *             (numbers with visible truth balls only)}
+ *             (numbers with visible truth balls only)},
+ *   "unmatched": [{"type", "missed", "in_break", "t", "shot", key fields,
+ *             "nearest_ms"}] the events of the keyed types (collision,
+ *             cushion, pocket, off_table, disturbed, placed) that no event
+ *             of the other side matched, in time order: "missed" true for a
+ *             truth event (a fn), false for a candidate event (a fp);
+ *             "in_break" inside a truth break cluster (collisions and
+ *             cushions); key fields "a", "b" (collision), "ball" and "rail"
+ *             (cushion), "ball" and "pocket" (pocket), "ball" (the others);
+ *             "nearest_ms" the other side's nearest event with the same key,
+ *             its time minus this one's (null when none within 1 s): a
+ *             contact found but timed outside the window shows as a miss
+ *             and a false event a few ms apart.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -95,6 +107,8 @@ static void eval_usage(FILE *f)
             "  --window-pocket S           match window for pockets, seconds (default 0.25)\n"
             "  --window TYPE=S             match window for one type: stroke, collision, cushion,\n"
             "                              pocket, off_table, disturbed, placed, rest, foul\n"
+            "  --list                      the table also lists every unmatched collision, cushion,\n"
+            "                              pocket and off_table event (always in the JSON)\n"
             "  --json-only                 no table on stderr\n"
             "  -h, --help                  this help\n\n"
             "Exit codes: 0 the metrics were computed, 1 a file is missing or malformed, 2 usage.\n");
@@ -104,6 +118,7 @@ typedef struct {
     const char *truth, *events;
     const char *truth_pos, *cand_pos;
     bool json_only;
+    bool list; /* --list: the unmatched events in the table */
     cr_eval_params_t params;
 } eval_opts_t;
 
@@ -458,6 +473,49 @@ static json_t *json_positions(const cr_eval_positions_result_t *g)
 }
 
 /* The whole object (NULL when out of memory). */
+/* The key fields of an unmatched event, as the stream names them. */
+static int json_unmatched_key(json_t *e, const cr_eval_unmatched_t *u)
+{
+    switch (u->type) {
+    case CR_EV_COLLISION:
+        return jset(e, "a", jball(u->k1)) | jset(e, "b", jball(u->k2));
+    case CR_EV_CUSHION:
+        return jset(e, "ball", jball(u->k1)) | jset(e, "rail", json_string(cr_rail_name((cr_rail_t)u->k2)));
+    case CR_EV_POCKET:
+        return jset(e, "ball", jball(u->k1)) | jset(e, "pocket", json_string(cr_pocket_name((cr_pocket_t)u->k2)));
+    default:
+        return jset(e, "ball", jball(u->k1));
+    }
+}
+
+static json_t *json_unmatched(const cr_eval_result_t *r)
+{
+    json_t *a = json_array();
+    int i, bad = !a;
+
+    for (i = 0; i < r->n_unmatched && !bad; i++) {
+        const cr_eval_unmatched_t *u = &r->unmatched[i];
+        json_t *e = json_object();
+
+        bad |= !e;
+        if (!e)
+            break;
+        bad |= jset(e, "type", json_string(cr_event_type_name(u->type)));
+        bad |= jset(e, "missed", json_boolean(u->missed));
+        bad |= jset(e, "in_break", json_boolean(u->in_break));
+        bad |= jset(e, "t", jnum(u->t, 1e6));
+        bad |= jset(e, "shot", u->shot >= 0 ? json_integer(u->shot) : json_null());
+        bad |= json_unmatched_key(e, u);
+        bad |= jset(e, "nearest_ms", jnum(u->nearest_ms, 1e3));
+        bad |= json_array_append_new(a, e) != 0;
+    }
+    if (bad) {
+        json_decref(a);
+        return NULL;
+    }
+    return a;
+}
+
 static json_t *json_result(const eval_opts_t *o, const cr_eval_result_t *r)
 {
     json_t *root = json_object(), *in = json_object(), *types = json_object(), *codes = json_object();
@@ -503,6 +561,7 @@ static json_t *json_result(const eval_opts_t *o, const cr_eval_result_t *r)
         bad |= jset(root, "pockets_by_shot", pb);
     }
     bad |= jset(root, "positions", json_positions(&r->positions));
+    bad |= jset(root, "unmatched", json_unmatched(r));
     if (bad) {
         json_decref(root);
         return NULL;
@@ -538,6 +597,40 @@ static const char *fmt_ball(int id, char buf[16])
     return buf;
 }
 
+/* --list: every unmatched event of the contact and pocket types, a line each. */
+static void print_unmatched(FILE *f, const cr_eval_result_t *r)
+{
+    char a[16], b[16], near[32];
+    int i, n = 0;
+
+    for (i = 0; i < r->n_unmatched; i++) {
+        const cr_eval_unmatched_t *u = &r->unmatched[i];
+        const char *what;
+
+        if (u->type != CR_EV_COLLISION && u->type != CR_EV_CUSHION && u->type != CR_EV_POCKET &&
+            u->type != CR_EV_OFF_TABLE)
+            continue;
+        if (n++ == 0)
+            fprintf(f, "unmatched (missed: a truth event no candidate matched; false: a candidate event no truth "
+                       "event matched):\n");
+        if (isfinite(u->nearest_ms))
+            snprintf(near, sizeof near, "%+.1f ms", u->nearest_ms);
+        else
+            snprintf(near, sizeof near, "none");
+        what = u->type == CR_EV_CUSHION  ? cr_rail_name((cr_rail_t)u->k2)
+               : u->type == CR_EV_POCKET ? cr_pocket_name((cr_pocket_t)u->k2)
+                                         : NULL;
+        snprintf(a, sizeof a, "%d", u->k1);
+        if (u->type == CR_EV_COLLISION)
+            snprintf(b, sizeof b, "-%d", u->k2);
+        else
+            snprintf(b, sizeof b, "%s%s", what ? " " : "", what ? what : "");
+        fprintf(f, "  %-6s %-9s %12.3f s  shot %-4d %s%-14s%s  nearest same-key on the other side: %s\n",
+                u->missed ? "missed" : "false", cr_event_type_name(u->type), u->t, u->shot, a, b,
+                u->in_break ? "  (break)" : "", near);
+    }
+}
+
 static void print_table(FILE *f, const eval_opts_t *o, const cr_eval_result_t *r)
 {
     char a[16], b[16], c[16], d[16], e[16];
@@ -562,6 +655,8 @@ static void print_table(FILE *f, const eval_opts_t *o, const cr_eval_result_t *r
     }
     fprintf(f, "timing errors in ms (|candidate - truth| over matched pairs); \"no break\": outside the truth's "
                "break clusters\n");
+    if (o->list)
+        print_unmatched(f, r);
     fprintf(f, "pockets by shot (the ball in the same pocket in the matched shot, at any time): %d of %d, %d false\n\n",
             r->pockets_in_shot, r->pockets_truth, r->pockets_false_in_shot);
 
@@ -738,7 +833,7 @@ done:
 
 int cr_cmd_eval(int argc, char **argv)
 {
-    enum { OPT_TRUTH = 256, OPT_EVENTS, OPT_POS, OPT_CPOS, OPT_WCOLL, OPT_WPOCKET, OPT_WINDOW, OPT_JSON };
+    enum { OPT_TRUTH = 256, OPT_EVENTS, OPT_POS, OPT_CPOS, OPT_WCOLL, OPT_WPOCKET, OPT_WINDOW, OPT_JSON, OPT_LIST };
     static const struct option longopts[] = {
         {"truth", required_argument, NULL, OPT_TRUTH},
         {"events", required_argument, NULL, OPT_EVENTS},
@@ -749,6 +844,7 @@ int cr_cmd_eval(int argc, char **argv)
         {"window-pocket", required_argument, NULL, OPT_WPOCKET},
         {"window", required_argument, NULL, OPT_WINDOW},
         {"json-only", no_argument, NULL, OPT_JSON},
+        {"list", no_argument, NULL, OPT_LIST},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -804,6 +900,9 @@ int cr_cmd_eval(int argc, char **argv)
             break;
         case OPT_JSON:
             o.json_only = true;
+            break;
+        case OPT_LIST:
+            o.list = true;
             break;
         case 'h':
             eval_usage(stdout);

@@ -1261,6 +1261,77 @@ done:
     return rc;
 }
 
+/* Appends the unmatched items of one side of a keyed type to
+ * r->unmatched: t[0, n) with matches tm (-1: none) against the other
+ * side's o[0, no), both sorted by key then time. */
+static int cr_add_unmatched(cr_run_t *s, cr_event_type_t type, bool truth, const cr_item_t *t, int n, const int *tm,
+                            const cr_item_t *o, int no)
+{
+    const cr_eval_ev_t *evs = truth ? s->tev : s->cev;
+    double w[2 * 64], *wb = w;
+    int i, j, k = 0, nw = 0, grow = 0;
+    cr_eval_result_t *r = s->r;
+    cr_eval_unmatched_t *u;
+
+    for (i = 0; i < n; i++)
+        grow += tm[i] < 0;
+    if (grow == 0)
+        return CR_OK;
+    u = realloc(r->unmatched, (size_t)(r->n_unmatched + grow) * sizeof(*u));
+    if (!u)
+        return CR_ERR_NOMEM;
+    r->unmatched = u;
+    if (type == CR_EV_COLLISION || type == CR_EV_CUSHION) {
+        if (s->nt > 64 && !(wb = malloc((size_t)s->nt * 2 * sizeof(*wb))))
+            return CR_ERR_NOMEM;
+        nw = cr_break_clusters(s->tev, s->nt, wb);
+    }
+    for (i = 0; i < n; i++) {
+        cr_eval_unmatched_t *e = &r->unmatched[r->n_unmatched];
+        double best = NAN;
+
+        if (tm[i] >= 0)
+            continue;
+        /* the other side is sorted by key then time: walk to this key */
+        while (k < no && (o[k].k1 < t[i].k1 || (o[k].k1 == t[i].k1 && o[k].k2 < t[i].k2)))
+            k++;
+        for (j = k; j < no && cr_same_key(&o[j], &t[i]); j++) {
+            double d = o[j].t - t[i].t;
+
+            if (fabs(d) <= CR_EVAL_NEAREST_S && !(fabs(d) >= fabs(best)))
+                best = d;
+        }
+        memset(e, 0, sizeof(*e));
+        e->type = type;
+        e->missed = truth;
+        e->in_break = nw > 0 && cr_in_windows(wb, nw, t[i].t);
+        e->t = t[i].t;
+        e->shot = evs[t[i].ev].shot;
+        e->k1 = t[i].k1;
+        e->k2 = t[i].k2;
+        e->nearest_ms = isnan(best) ? NAN : 1000.0 * best;
+        r->n_unmatched++;
+    }
+    if (wb != w)
+        free(wb);
+    return CR_OK;
+}
+
+static int cr_cmp_unmatched(const void *pa, const void *pb)
+{
+    const cr_eval_unmatched_t *a = pa, *b = pb;
+
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
+    if (a->missed != b->missed)
+        return a->missed ? -1 : 1;
+    if (a->type != b->type)
+        return a->type < b->type ? -1 : 1;
+    if (a->k1 != b->k1)
+        return a->k1 < b->k1 ? -1 : 1;
+    return (a->k2 > b->k2) - (a->k2 < b->k2);
+}
+
 static int cr_score_type(cr_run_t *s, cr_event_type_t type, double w)
 {
     cr_item_t *t = NULL, *c = NULL;
@@ -1292,6 +1363,13 @@ static int cr_score_type(cr_run_t *s, cr_event_type_t type, double w)
         goto done;
     k->identity_errors = rc;
     rc = CR_OK;
+    if (type != CR_EV_STROKE && type != CR_EV_REST) {
+        rc = cr_add_unmatched(s, type, true, t, n, tm, c, m);
+        if (rc == CR_OK)
+            rc = cr_add_unmatched(s, type, false, c, m, cm, t, n);
+        if (rc != CR_OK)
+            goto done;
+    }
     if (type == CR_EV_STROKE) {
         for (i = 0; i < n; i++) {
             if (tm[i] >= 0)
@@ -1855,6 +1933,7 @@ void cr_eval_result_destroy(cr_eval_result_t *r)
     if (!r)
         return;
     free(r->wrong);
+    free(r->unmatched);
     free(r->close_calls);
     free(r->codes);
     free(r->rulings.disagree_shots);
@@ -1961,6 +2040,8 @@ int cr_eval_score(const cr_eval_t *e, const cr_eval_positions_t *truth_pos, cons
         if (rc != CR_OK)
             goto fail;
     }
+    if (s.r->n_unmatched > 1)
+        qsort(s.r->unmatched, (size_t)s.r->n_unmatched, sizeof(*s.r->unmatched), cr_cmp_unmatched);
     rc = cr_score_first_contact(&s);
     if (rc == CR_OK)
         rc = cr_score_rulings(&s);

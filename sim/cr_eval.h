@@ -148,6 +148,27 @@ typedef struct {
     bool correct;
 } cr_eval_close_call_t;
 
+/* An event of a keyed type (collision, cushion, pocket, off_table, disturbed,
+ * placed) left unmatched: a truth event no candidate event matched (missed)
+ * or a candidate event that matched no truth event (false). With the
+ * nearest event of the same key on the other side, so a contact found but
+ * timed outside the window reads as such, not as two unrelated errors. */
+#define CR_EVAL_NEAREST_S 1.0 /* how far the nearest same-key event is looked for */
+
+typedef struct {
+    cr_event_type_t type;
+    bool missed;   /* true: a truth event; false: a candidate event */
+    bool in_break; /* inside a truth break cluster (collisions and cushions) */
+    double t;      /* its time, s */
+    int shot;      /* its shot index, -1 when it has none */
+    /* its key: collision the two balls (lower first); cushion ball and
+     * rail (cr_rail_t); pocket ball and pocket (cr_pocket_t); the others
+     * the ball and 0 */
+    int k1, k2;
+    double nearest_ms; /* the other side's nearest same-key event minus this
+                          one, ms; NAN when none within CR_EVAL_NEAREST_S */
+} cr_eval_unmatched_t;
+
 typedef struct {
     char code[CR_CODE_LEN];
     cr_eval_counts_t counts;
@@ -237,6 +258,11 @@ typedef struct {
     cr_eval_contact_t *wrong;      /* in time order */
     int n_close_calls, close_calls_correct;
     cr_eval_close_call_t *close_calls;
+
+    /* The unmatched events of the keyed types (fp and fn of those types),
+     * in time order, truth before candidate at the same time. */
+    int n_unmatched;
+    cr_eval_unmatched_t *unmatched;
 
     /* Fouls per code, sorted by code (the union of both streams' codes). */
     int n_codes;

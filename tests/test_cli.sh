@@ -78,6 +78,13 @@ check "eval positions" 0 "$cueref" eval --truth "$ev/truth-9ball.jsonl" --events
 expect_grep "eval position error" "$tmp/out" '"median": 1.0'
 expect_grep "eval identity accuracy" "$tmp/out" '"identity_accuracy": 0.888889'
 if [ -s "$tmp/err" ]; then fail=$((fail + 1)); echo "FAIL: eval --json-only wrote to stderr"; else pass=$((pass + 1)); fi
+# --list names each unmatched event with the nearest of the same key: the cue ball's foot
+# cushion at 10.9 s moved 40 ms late is a miss and a false event 40 ms apart
+sed 's/"t":10.9,"shot":1,"ball":0,"rail":"foot"/"t":10.94,"shot":1,"ball":0,"rail":"foot"/' "$ev/truth-9ball.jsonl" >"$tmp/late.jsonl"
+check "eval --list" 0 "$cueref" eval --truth "$ev/truth-9ball.jsonl" --events "$tmp/late.jsonl" --list
+expect_grep "eval --list names the missed cushion" "$tmp/err" "missed cushion *10.900 s  shot 1 *0 foot.*+40.0 ms"
+expect_grep "eval --list names the false cushion" "$tmp/err" "false  cushion *10.940 s  shot 1 *0 foot.*-40.0 ms"
+expect_grep "eval JSON lists the unmatched" "$tmp/out" '"nearest_ms": 40.0'
 check "eval from stdin" 0 sh -c "'$cueref' eval --truth '$ev/truth-9ball.jsonl' --events - --json-only < '$ev/truth-9ball.jsonl'"
 
 # The bundled examples: judged, and the output is itself a valid stream.

@@ -344,6 +344,55 @@ static void test_drop_collision(void)
     free(c);
 }
 
+/* The unmatched events: a dropped collision is listed missed with no
+ * same-pair event near it; a cushion moved outside its window is listed
+ * twice (the truth's missed, the candidate's false), each with the other's
+ * signed distance; a matched event is never listed. */
+static void test_unmatched_list(void)
+{
+    cr_event_t *c = copy_truth(0);
+    size_t n = g_n;
+    cr_eval_result_t *r = score(g_truth, g_n);
+    int i = find_event(c, n, CR_EV_COLLISION, 50.6), j;
+    const cr_eval_unmatched_t *u;
+
+    CU_ASSERT_EQUAL(r->n_unmatched, 0);
+    cr_eval_result_destroy(r);
+    CU_ASSERT_FATAL(i >= 0);
+    remove_event(c, &n, i);
+    j = find_event(c, n, CR_EV_CUSHION, 10.9); /* the cue ball into the foot rail */
+    CU_ASSERT_FATAL(j >= 0);
+    c[j].t += 0.040; /* beyond the 16.7 ms window */
+    r = score(c, n);
+    CU_ASSERT_EQUAL_FATAL(r->n_unmatched, 3);
+    CU_ASSERT_EQUAL(r->n_unmatched, r->types[CR_EV_COLLISION].fn + r->types[CR_EV_COLLISION].fp +
+                                        r->types[CR_EV_CUSHION].fn + r->types[CR_EV_CUSHION].fp);
+    /* in time order: the cushion's truth, its candidate, then the collision */
+    u = &r->unmatched[0];
+    CU_ASSERT_EQUAL(u->type, CR_EV_CUSHION);
+    CU_ASSERT_TRUE(u->missed);
+    CU_ASSERT_DOUBLE_EQUAL(u->t, 10.9, EPS);
+    CU_ASSERT_EQUAL(u->shot, 1);
+    CU_ASSERT_EQUAL(u->k1, 0);
+    CU_ASSERT_EQUAL(u->k2, CR_RAIL_FOOT);
+    CU_ASSERT_DOUBLE_EQUAL(u->nearest_ms, 40.0, MS_EPS);
+    CU_ASSERT_FALSE(u->in_break);
+    u = &r->unmatched[1];
+    CU_ASSERT_EQUAL(u->type, CR_EV_CUSHION);
+    CU_ASSERT_FALSE(u->missed);
+    CU_ASSERT_DOUBLE_EQUAL(u->t, 10.94, EPS);
+    CU_ASSERT_DOUBLE_EQUAL(u->nearest_ms, -40.0, MS_EPS);
+    u = &r->unmatched[2];
+    CU_ASSERT_EQUAL(u->type, CR_EV_COLLISION);
+    CU_ASSERT_TRUE(u->missed);
+    CU_ASSERT_DOUBLE_EQUAL(u->t, 50.6, EPS);
+    CU_ASSERT_EQUAL(u->k1, 2);
+    CU_ASSERT_EQUAL(u->k2, 9);
+    CU_ASSERT_TRUE(isnan(u->nearest_ms));
+    cr_eval_result_destroy(r);
+    free(c);
+}
+
 /* Every cushion t + dt. */
 static cr_eval_result_t *shift_cushions(double dt, const cr_eval_params_t *p)
 {
@@ -1328,6 +1377,7 @@ int cr_test_register_eval(void)
         !CU_add_test(s, "the scorer object", test_object_api) ||
         !CU_add_test(s, "a dropped collision", test_drop_collision) ||
         !CU_add_test(s, "shifted cushions", test_shift_cushions) ||
+        !CU_add_test(s, "the unmatched events, with the nearest of the same key", test_unmatched_list) ||
         !CU_add_test(s, "identity errors", test_collision_identity) ||
         !CU_add_test(s, "an invented pocket", test_invented_pocket) ||
         !CU_add_test(s, "wrong first contact", test_wrong_first_contact) ||

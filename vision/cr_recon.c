@@ -3710,6 +3710,39 @@ static void set_blow(cr_recon_t *rc, int k, const change_t *c, double t)
     }
 }
 
+/* May the motion that change c bends be no motion: ball c->ball set off
+ * from rest with no cause seen (dist_pending) and is still within a radius
+ * of where it rested? A ball's fit wavers that far under a cue or a hand
+ * (the green 6 on green cloth beside the cue ball as the cue went over it,
+ * 10 to 26 mm), and a jump of it reads as a kink with a velocity of its
+ * own. Such a kink is a contact only when another ball ran at the place
+ * the ball rested (explain_collision()); a touched ball is told apart when
+ * it settles (decide_disturbed()). */
+static bool wavered_only(const cr_recon_t *rc, const change_t *c)
+{
+    const rball_t *b = &rc->b[c->ball];
+    double x, y;
+
+    if (!b->dist_pending || !(c->t > b->dist_t))
+        return false;
+    seg_eval(&c->before, c->t, &x, &y);
+    return hypot(x - b->dist_x, y - b->dist_y) < rc->R;
+}
+
+/* Is ball k moving toward (x, y) at t (its path's velocity there has a
+ * component toward the point)? */
+static bool runs_at(const cr_recon_t *rc, int k, double t, double x, double y)
+{
+    const seg_t *s = rc->b[k].nh > 0 ? seg_at(&rc->b[k], t) : NULL;
+    double px, py, vx, vy;
+
+    if (!s || s->rest)
+        return false;
+    seg_eval(s, t, &px, &py);
+    seg_vel(s, t, &vx, &vy);
+    return vx * (x - px) + vy * (y - py) > 0.0;
+}
+
 /* Explains a change by a collision; returns true when it found one. */
 static bool explain_collision(cr_recon_t *rc, change_t *c, bool allow_pending)
 {
@@ -3739,6 +3772,11 @@ static bool explain_collision(cr_recon_t *rc, change_t *c, bool allow_pending)
     }
     if (best_k < 0)
         return false;
+    if (c->kind == CH_KINK && wavered_only(rc, c) && !runs_at(rc, best_k, c->t, rc->b[c->ball].dist_x,
+                                                               rc->b[c->ball].dist_y)) {
+        c->done = true; /* a fit's waver bent, and nothing came at the ball: no contact */
+        return true;
+    }
     {
         int a = c->kind == CH_ONSET ? best_k : c->ball, b = a == best_k ? c->ball : best_k;
         double conf = best_fr ? 0.3 : 1.0;
@@ -3747,6 +3785,7 @@ static bool explain_collision(cr_recon_t *rc, change_t *c, bool allow_pending)
             /* hit a ball that did not move (yet) */
             int ch;
             bool moved = false;
+
 
             for (ch = 0; ch < rc->nch; ch++)
                 if (rc->ch[ch].ball == best_k)

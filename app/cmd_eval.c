@@ -58,12 +58,13 @@
  *             (numbers with visible truth balls only)},
  *   "unmatched": [{"type", "missed", "in_break", "t", "shot", key fields,
  *             "nearest_ms"}] the events of the keyed types (collision,
- *             cushion, pocket, off_table, disturbed, placed) that no event
+ *             cushion, pocket, off_table, disturbed, placed, foul) that no event
  *             of the other side matched, in time order: "missed" true for a
  *             truth event (a fn), false for a candidate event (a fp);
  *             "in_break" inside a truth break cluster (collisions and
  *             cushions); key fields "a", "b" (collision), "ball" and "rail"
- *             (cushion), "ball" and "pocket" (pocket), "ball" (the others);
+ *             (cushion), "ball" and "pocket" (pocket), "code" (foul), "ball"
+ *             (the others);
  *             "nearest_ms" the other side's nearest event with the same key,
  *             its time minus this one's (null when none within 1 s): a
  *             contact found but timed outside the window shows as a miss
@@ -108,7 +109,7 @@ static void eval_usage(FILE *f)
             "  --window TYPE=S             match window for one type: stroke, collision, cushion,\n"
             "                              pocket, off_table, disturbed, placed, rest, foul\n"
             "  --list                      the table also lists every unmatched collision, cushion,\n"
-            "                              pocket and off_table event (always in the JSON)\n"
+            "                              pocket, off_table and foul line (always in the JSON)\n"
             "  --json-only                 no table on stderr\n"
             "  -h, --help                  this help\n\n"
             "Exit codes: 0 the metrics were computed, 1 a file is missing or malformed, 2 usage.\n");
@@ -483,6 +484,8 @@ static int json_unmatched_key(json_t *e, const cr_eval_unmatched_t *u)
         return jset(e, "ball", jball(u->k1)) | jset(e, "rail", json_string(cr_rail_name((cr_rail_t)u->k2)));
     case CR_EV_POCKET:
         return jset(e, "ball", jball(u->k1)) | jset(e, "pocket", json_string(cr_pocket_name((cr_pocket_t)u->k2)));
+    case CR_EV_FOUL:
+        return jset(e, "code", json_string(u->code));
     default:
         return jset(e, "ball", jball(u->k1));
     }
@@ -597,10 +600,10 @@ static const char *fmt_ball(int id, char buf[16])
     return buf;
 }
 
-/* --list: every unmatched event of the contact and pocket types, a line each. */
+/* --list: every unmatched contact, pocket, off-table and foul line, a line each. */
 static void print_unmatched(FILE *f, const cr_eval_result_t *r)
 {
-    char a[16], b[16], near[32];
+    char a[CR_CODE_LEN + 8], b[32], near[32];
     int i, n = 0;
 
     for (i = 0; i < r->n_unmatched; i++) {
@@ -608,7 +611,7 @@ static void print_unmatched(FILE *f, const cr_eval_result_t *r)
         const char *what;
 
         if (u->type != CR_EV_COLLISION && u->type != CR_EV_CUSHION && u->type != CR_EV_POCKET &&
-            u->type != CR_EV_OFF_TABLE)
+            u->type != CR_EV_OFF_TABLE && u->type != CR_EV_FOUL)
             continue;
         if (n++ == 0)
             fprintf(f, "unmatched (missed: a truth event no candidate matched; false: a candidate event no truth "
@@ -621,7 +624,9 @@ static void print_unmatched(FILE *f, const cr_eval_result_t *r)
                : u->type == CR_EV_POCKET ? cr_pocket_name((cr_pocket_t)u->k2)
                                          : NULL;
         snprintf(a, sizeof a, "%d", u->k1);
-        if (u->type == CR_EV_COLLISION)
+        if (u->type == CR_EV_FOUL)
+            snprintf(a, sizeof a, "%s", u->code), b[0] = '\0';
+        else if (u->type == CR_EV_COLLISION)
             snprintf(b, sizeof b, "-%d", u->k2);
         else
             snprintf(b, sizeof b, "%s%s", what ? " " : "", what ? what : "");

@@ -563,9 +563,19 @@ static int cr_cmp_item(const void *a, const void *b)
     return (x->ev > y->ev) - (x->ev < y->ev);
 }
 
+/* The order of cr_cmp_item() on the key alone. */
+static int cr_cmp_key(const cr_item_t *x, const cr_item_t *y)
+{
+    if (x->k1 != y->k1)
+        return x->k1 < y->k1 ? -1 : 1;
+    if (x->k2 != y->k2)
+        return x->k2 < y->k2 ? -1 : 1;
+    return strcmp(x->code, y->code);
+}
+
 static bool cr_same_key(const cr_item_t *x, const cr_item_t *y)
 {
-    return x->k1 == y->k1 && x->k2 == y->k2 && strcmp(x->code, y->code) == 0;
+    return cr_cmp_key(x, y) == 0;
 }
 
 /* The key of a scored event (see cr_eval.h). */
@@ -1293,7 +1303,7 @@ static int cr_add_unmatched(cr_run_t *s, cr_event_type_t type, bool truth, const
         if (tm[i] >= 0)
             continue;
         /* the other side is sorted by key then time: walk to this key */
-        while (k < no && (o[k].k1 < t[i].k1 || (o[k].k1 == t[i].k1 && o[k].k2 < t[i].k2)))
+        while (k < no && cr_cmp_key(&o[k], &t[i]) < 0)
             k++;
         for (j = k; j < no && cr_same_key(&o[j], &t[i]); j++) {
             double d = o[j].t - t[i].t;
@@ -1309,6 +1319,7 @@ static int cr_add_unmatched(cr_run_t *s, cr_event_type_t type, bool truth, const
         e->shot = evs[t[i].ev].shot;
         e->k1 = t[i].k1;
         e->k2 = t[i].k2;
+        snprintf(e->code, sizeof e->code, "%s", t[i].code);
         e->nearest_ms = isnan(best) ? NAN : 1000.0 * best;
         r->n_unmatched++;
     }
@@ -1329,7 +1340,9 @@ static int cr_cmp_unmatched(const void *pa, const void *pb)
         return a->type < b->type ? -1 : 1;
     if (a->k1 != b->k1)
         return a->k1 < b->k1 ? -1 : 1;
-    return (a->k2 > b->k2) - (a->k2 < b->k2);
+    if (a->k2 != b->k2)
+        return a->k2 < b->k2 ? -1 : 1;
+    return strcmp(a->code, b->code);
 }
 
 static int cr_score_type(cr_run_t *s, cr_event_type_t type, double w)
@@ -1493,6 +1506,10 @@ static int cr_score_fouls(cr_run_t *s, double w)
     if (rc != CR_OK)
         goto done;
     rc = cr_counts_fill(k, t, n, tm, c, m);
+    if (rc == CR_OK)
+        rc = cr_add_unmatched(s, CR_EV_FOUL, true, t, n, tm, c, m);
+    if (rc == CR_OK)
+        rc = cr_add_unmatched(s, CR_EV_FOUL, false, c, m, cm, t, n);
     if (rc != CR_OK)
         goto done;
 

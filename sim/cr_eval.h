@@ -149,7 +149,7 @@ typedef struct {
 } cr_eval_close_call_t;
 
 /* An event of a keyed type (collision, cushion, pocket, off_table, disturbed,
- * placed) left unmatched: a truth event no candidate event matched (missed)
+ * placed, foul) left unmatched: a truth event no candidate event matched (missed)
  * or a candidate event that matched no truth event (false). With the
  * nearest event of the same key on the other side, so a contact found but
  * timed outside the window reads as such, not as two unrelated errors. */
@@ -162,9 +162,10 @@ typedef struct {
     double t;      /* its time, s */
     int shot;      /* its shot index, -1 when it has none */
     /* its key: collision the two balls (lower first); cushion ball and
-     * rail (cr_rail_t); pocket ball and pocket (cr_pocket_t); the others
-     * the ball and 0 */
+     * rail (cr_rail_t); pocket ball and pocket (cr_pocket_t); foul 0, 0
+     * and its code; the others the ball and 0 */
     int k1, k2;
+    char code[CR_CODE_LEN]; /* a foul's code, "" otherwise */
     double nearest_ms; /* the other side's nearest same-key event minus this
                           one, ms; NAN when none within CR_EVAL_NEAREST_S */
 } cr_eval_unmatched_t;

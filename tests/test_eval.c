@@ -347,7 +347,8 @@ static void test_drop_collision(void)
 /* The unmatched events: a dropped collision is listed missed with no
  * same-pair event near it; a cushion moved outside its window is listed
  * twice (the truth's missed, the candidate's false), each with the other's
- * signed distance; a matched event is never listed. */
+ * signed distance; a foul called under another code is a missed and a false
+ * foul; a matched event is never listed. */
 static void test_unmatched_list(void)
 {
     cr_event_t *c = copy_truth(0);
@@ -363,10 +364,14 @@ static void test_unmatched_list(void)
     j = find_event(c, n, CR_EV_CUSHION, 10.9); /* the cue ball into the foot rail */
     CU_ASSERT_FATAL(j >= 0);
     c[j].t += 0.040; /* beyond the 16.7 ms window */
+    j = find_event(c, n, CR_EV_FOUL, 44.0); /* the no_contact called as another code */
+    CU_ASSERT_FATAL(j >= 0);
+    snprintf(c[j].code, sizeof c[j].code, "%s", "no_rail");
     r = score(c, n);
-    CU_ASSERT_EQUAL_FATAL(r->n_unmatched, 3);
+    CU_ASSERT_EQUAL_FATAL(r->n_unmatched, 5);
     CU_ASSERT_EQUAL(r->n_unmatched, r->types[CR_EV_COLLISION].fn + r->types[CR_EV_COLLISION].fp +
-                                        r->types[CR_EV_CUSHION].fn + r->types[CR_EV_CUSHION].fp);
+                                        r->types[CR_EV_CUSHION].fn + r->types[CR_EV_CUSHION].fp +
+                                        r->types[CR_EV_FOUL].fn + r->types[CR_EV_FOUL].fp);
     /* in time order: the cushion's truth, its candidate, then the collision */
     u = &r->unmatched[0];
     CU_ASSERT_EQUAL(u->type, CR_EV_CUSHION);
@@ -382,7 +387,20 @@ static void test_unmatched_list(void)
     CU_ASSERT_FALSE(u->missed);
     CU_ASSERT_DOUBLE_EQUAL(u->t, 10.94, EPS);
     CU_ASSERT_DOUBLE_EQUAL(u->nearest_ms, -40.0, MS_EPS);
+    /* the foul: the truth's code missed, the candidate's false, neither
+     * with a foul of its own code on the other side */
     u = &r->unmatched[2];
+    CU_ASSERT_EQUAL(u->type, CR_EV_FOUL);
+    CU_ASSERT_TRUE(u->missed);
+    CU_ASSERT_STRING_EQUAL(u->code, "no_contact");
+    CU_ASSERT_EQUAL(u->shot, 4);
+    CU_ASSERT_TRUE(isnan(u->nearest_ms));
+    u = &r->unmatched[3];
+    CU_ASSERT_EQUAL(u->type, CR_EV_FOUL);
+    CU_ASSERT_FALSE(u->missed);
+    CU_ASSERT_STRING_EQUAL(u->code, "no_rail");
+    CU_ASSERT_TRUE(isnan(u->nearest_ms));
+    u = &r->unmatched[4];
     CU_ASSERT_EQUAL(u->type, CR_EV_COLLISION);
     CU_ASSERT_TRUE(u->missed);
     CU_ASSERT_DOUBLE_EQUAL(u->t, 50.6, EPS);

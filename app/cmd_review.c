@@ -48,7 +48,7 @@ typedef struct {
     bool quiet;
     int track_delay; /* --track-delay, frames; 0: 0.135 s of frames */
     bool emit_times; /* --emit-times: DIR/emitted.csv */
-    bool highlights; /* --highlights: resting balls placed by their highlights */
+    bool highlights; /* resting balls placed by their highlights too (default; --no-highlights) */
 } review_opts_t;
 
 /* Everything one review holds; freed by review_free. */
@@ -116,10 +116,11 @@ static void review_usage(FILE *f)
             "                    0.135 s: 4 at 30 fps, 8 at 60): every call comes that much later\n"
             "  --emit-times      also write DIR/emitted.csv: per event line, its time and the media\n"
             "                    time of the frame whose processing wrote it (latency)\n"
-            "  --highlights      place resting balls by their specular highlights too (the lamps\n"
-            "                    are learned from well-seen balls); experimental: better places\n"
-            "                    for balls of the cloth's colour, rulings not yet better on every\n"
-            "                    film (README)\n"
+            "  --no-highlights   place resting balls by their outlines alone, not also by their\n"
+            "                    specular highlights (by default the lamps are learned from\n"
+            "                    well-seen balls and a resting ball is placed where its highlights\n"
+            "                    say: better places for balls of the cloth's colour, README);\n"
+            "                    --highlights is the default, accepted\n"
             "  -q, --quiet       no per-shot lines and no progress\n"
             "  -h, --help        this help\n");
 }
@@ -793,12 +794,14 @@ int cr_cmd_review(int argc, char **argv)
         {"quiet", no_argument, NULL, 'q'},            {"help", no_argument, NULL, 'h'},
         {"inputs", required_argument, NULL, 'I'},     {"track-delay", required_argument, NULL, 'D'},
         {"emit-times", no_argument, NULL, 'E'},       {"highlights", no_argument, NULL, 'L'},
+        {"no-highlights", no_argument, NULL, 'N'},
         {NULL, 0, NULL, 0},
     };
     review_opts_t o;
     int c;
 
     memset(&o, 0, sizeof(o));
+    o.highlights = true;
     o.out_dir = "review-out";
     optind = 1;
     opterr = 0;
@@ -858,6 +861,9 @@ int cr_cmd_review(int argc, char **argv)
             break;
         case 'L':
             o.highlights = true;
+            break;
+        case 'N':
+            o.highlights = false;
             break;
         case 'h':
             review_usage(stdout);

@@ -157,6 +157,7 @@ if [ -e "$tmp/b.json" ]; then fail=$((fail + 1)); echo "FAIL: calibrate wrote a 
 # review: the clip above, end to end; bad inputs fail with a message and leave
 # no events file; a file cut off midway is reviewed up to the break.
 check "review --help" 0 "$cueref" review --help
+expect_grep "review --help: highlights on unless --no-highlights" "$tmp/out" "--no-highlights"
 check "review without input" 2 "$cueref" review
 check "review bad --corners" 2 "$cueref" review "$tmp/c/clip.mp4" --corners "1,2;3"
 check "review missing file" 1 "$cueref" review "$tmp/nope.mp4" --out "$tmp/rv0"
@@ -181,8 +182,10 @@ expect_grep "review session line" "$tmp/rv3/events.jsonl" '"type":"session"'
 expect_grep "review sees the stroke" "$tmp/rv3/events.jsonl" '"type":"stroke"'
 expect_grep "review sees the collision" "$tmp/rv3/events.jsonl" '"type":"collision","t":[0-9.]*,"shot":0,"a":0,"b":1'
 expect_grep "review positions" "$tmp/rv3/events.jsonl" '"type":"balls"'
-check "review --highlights" 0 "$cueref" review "$tmp/v/clip.mp4" --calib "$tmp/v/calib.json" --game 9ball --highlights -q --out "$tmp/rv3h"
-expect_grep "review --highlights sees the collision" "$tmp/rv3h/events.jsonl" '"type":"collision","t":[0-9.]*,"shot":0,"a":0,"b":1'
+check "review --no-highlights" 0 "$cueref" review "$tmp/v/clip.mp4" --calib "$tmp/v/calib.json" --game 9ball --no-highlights -q --out "$tmp/rv3h"
+expect_grep "review --no-highlights sees the collision" "$tmp/rv3h/events.jsonl" '"type":"collision","t":[0-9.]*,"shot":0,"a":0,"b":1'
+check "review --highlights (the default, accepted)" 0 "$cueref" review "$tmp/v/clip.mp4" --calib "$tmp/v/calib.json" --game 9ball --highlights -q --out "$tmp/rv3i"
+if cmp -s "$tmp/rv3i/events.jsonl" <(grep -v '"type":"balls"' "$tmp/rv3/events.jsonl"); then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: review --highlights differs from the default"; fi
 expect_grep "review report" "$tmp/rv3/report.md" "First contact: the 1"
 check "review events read back" 0 "$cueref" judge "$tmp/rv3/events.jsonl"
 check "review scored against the truth" 0 "$cueref" eval --truth "$tmp/v/truth.jsonl" --events "$tmp/rv3/events.jsonl" --positions "$tmp/v/positions.csv" --json-only

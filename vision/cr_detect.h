@@ -105,11 +105,13 @@
  *      1080p60 clip 04 recall 92.2 -> 95.7 %, error p95 13.7 -> 2.1 mm;
  *      clip 08 recall 68.2 -> 83.6 %, median 2.03 -> 0.44 mm; 720p30 clip
  *      04 recall 89.3 -> 99.5 %, p95 2.4 -> 1.4 mm; clip 06 81.6 -> 86.8 %;
- *      other balls unchanged. It is off by default: in whole reviews the
- *      corrections of a resting ball's place (its outline's, then its
- *      highlights') read as motion to the tracker and the reconstruction
- *      (touched balls, strokes that never were), and the corpora's rulings
- *      got worse (see the README).
+ *      other balls unchanged. It is off in these parameters' defaults and
+ *      on in `cueref review` (unless --no-highlights): once a place the
+ *      highlights gave is held while the ball rests (cr_det_hl_claim()), and
+ *      a fit's waver beside a resting ball is no contact (cr_recon.c,
+ *      wavered_only()), whole reviews judge better on the 720p30 corpus
+ *      (rulings 286 -> 299 of 300) and alike on the 1080p60 one (see the
+ *      README).
  *   8. the scan, for balls no region shows: a ball of nearly the cloth's
  *      colour that came to rest where the background learned bare cloth
  *      may differ from it by less than the noise allows for (the maroon 7
@@ -218,8 +220,8 @@ typedef struct {
                              instead of being fitted again (1; 0: refit; ignored when
                              change_sigmas is 0) */
     int use_highlights;   /* learn the lamps and place balls resting at hints by their
-                             highlights (step 7) (0: off, the default: see the figures in step
-                             7) */
+                             highlights (step 7) (0: off, the default here; cueref review
+                             sets 1 unless --no-highlights: see the figures in step 7) */
     int scan_sweep_frames; /* frames one sweep of the bed's tiles (about 8 radii a side) takes
                              in the search for balls no region shows (step 8; 36, 0: off;
                              cueref review: 2.4 s of frames) */

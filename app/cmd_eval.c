@@ -473,7 +473,6 @@ static json_t *json_positions(const cr_eval_positions_result_t *g)
     return o;
 }
 
-/* The whole object (NULL when out of memory). */
 /* The key fields of an unmatched event, as the stream names them. */
 static int json_unmatched_key(json_t *e, const cr_eval_unmatched_t *u)
 {
@@ -519,6 +518,7 @@ static json_t *json_unmatched(const cr_eval_result_t *r)
     return a;
 }
 
+/* The whole object (NULL when out of memory). */
 static json_t *json_result(const eval_opts_t *o, const cr_eval_result_t *r)
 {
     json_t *root = json_object(), *in = json_object(), *types = json_object(), *codes = json_object();

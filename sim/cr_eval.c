@@ -1135,6 +1135,8 @@ typedef struct {
     int n_tshots;
     cr_shotref_t *trulings, *crulings; /* shot rulings by shot (the first of a shot) */
     int n_trulings, n_crulings;
+    double *brk; /* the truth's break clusters, [brk[2k], brk[2k+1]] (cr_break_clusters()) */
+    int n_brk;
     cr_eval_result_t *r;
 } cr_run_t;
 
@@ -1236,21 +1238,19 @@ static int cr_counts_outside_break(cr_run_t *s, cr_eval_counts_t *k, const cr_it
 {
     cr_item_t *t2 = malloc((size_t)(n ? n : 1) * sizeof(*t2)), *c2 = malloc((size_t)(m ? m : 1) * sizeof(*c2));
     int *tm2 = malloc((size_t)(n ? n : 1) * sizeof(*tm2)), *cmap = malloc((size_t)(m ? m : 1) * sizeof(*cmap));
-    double *w = malloc((size_t)(s->nt ? 2 * s->nt : 2) * sizeof(*w));
-    int i, n2 = 0, m2 = 0, nw, rc = CR_ERR_NOMEM;
+    int i, n2 = 0, m2 = 0, rc = CR_ERR_NOMEM;
 
-    if (!t2 || !c2 || !tm2 || !cmap || !w)
+    if (!t2 || !c2 || !tm2 || !cmap)
         goto done;
-    nw = cr_break_clusters(s->tev, s->nt, w);
     for (i = 0; i < m; i++) {
         cmap[i] = -1;
-        if (!cr_in_windows(w, nw, c[i].t)) {
+        if (!cr_in_windows(s->brk, s->n_brk, c[i].t)) {
             cmap[i] = m2;
             c2[m2++] = c[i];
         }
     }
     for (i = 0; i < n; i++) {
-        if (cr_in_windows(w, nw, t[i].t))
+        if (cr_in_windows(s->brk, s->n_brk, t[i].t))
             continue;
         /* a match whose candidate fell inside a cluster counts as found */
         tm2[n2] = tm[i] >= 0 ? cmap[tm[i]] : -1;
@@ -1267,7 +1267,6 @@ done:
     free(c2);
     free(tm2);
     free(cmap);
-    free(w);
     return rc;
 }
 
@@ -1278,8 +1277,8 @@ static int cr_add_unmatched(cr_run_t *s, cr_event_type_t type, bool truth, const
                             const cr_item_t *o, int no)
 {
     const cr_eval_ev_t *evs = truth ? s->tev : s->cev;
-    double w[2 * 64], *wb = w;
-    int i, j, k = 0, nw = 0, grow = 0;
+    const bool contact = type == CR_EV_COLLISION || type == CR_EV_CUSHION;
+    int i, j, k = 0, grow = 0;
     cr_eval_result_t *r = s->r;
     cr_eval_unmatched_t *u;
 
@@ -1291,11 +1290,6 @@ static int cr_add_unmatched(cr_run_t *s, cr_event_type_t type, bool truth, const
     if (!u)
         return CR_ERR_NOMEM;
     r->unmatched = u;
-    if (type == CR_EV_COLLISION || type == CR_EV_CUSHION) {
-        if (s->nt > 64 && !(wb = malloc((size_t)s->nt * 2 * sizeof(*wb))))
-            return CR_ERR_NOMEM;
-        nw = cr_break_clusters(s->tev, s->nt, wb);
-    }
     for (i = 0; i < n; i++) {
         cr_eval_unmatched_t *e = &r->unmatched[r->n_unmatched];
         double best = NAN;
@@ -1314,7 +1308,7 @@ static int cr_add_unmatched(cr_run_t *s, cr_event_type_t type, bool truth, const
         memset(e, 0, sizeof(*e));
         e->type = type;
         e->missed = truth;
-        e->in_break = nw > 0 && cr_in_windows(wb, nw, t[i].t);
+        e->in_break = contact && cr_in_windows(s->brk, s->n_brk, t[i].t);
         e->t = t[i].t;
         e->shot = evs[t[i].ev].shot;
         e->k1 = t[i].k1;
@@ -1323,8 +1317,6 @@ static int cr_add_unmatched(cr_run_t *s, cr_event_type_t type, bool truth, const
         e->nearest_ms = isnan(best) ? NAN : 1000.0 * best;
         r->n_unmatched++;
     }
-    if (wb != w)
-        free(wb);
     return CR_OK;
 }
 
@@ -2007,6 +1999,7 @@ static void cr_run_free(cr_run_t *s)
     free(s->tshots);
     free(s->trulings);
     free(s->crulings);
+    free(s->brk);
 }
 
 int cr_eval_score(const cr_eval_t *e, const cr_eval_positions_t *truth_pos, const cr_eval_positions_t *cand_pos,
@@ -2028,8 +2021,10 @@ int cr_eval_score(const cr_eval_t *e, const cr_eval_positions_t *truth_pos, cons
     s.r = calloc(1, sizeof(*s.r));
     s.stroke_t2c = malloc((size_t)(s.nt ? s.nt : 1) * sizeof(*s.stroke_t2c));
     s.cstroke_pos = malloc((size_t)(s.nc ? s.nc : 1) * sizeof(*s.cstroke_pos));
-    if (!s.r || !s.stroke_t2c || !s.cstroke_pos)
+    s.brk = malloc((size_t)(s.nt ? 2 * s.nt : 2) * sizeof(*s.brk));
+    if (!s.r || !s.stroke_t2c || !s.cstroke_pos || !s.brk)
         goto fail;
+    s.n_brk = cr_break_clusters(s.tev, s.nt, s.brk);
     s.r->fps = s.fps;
     for (i = 0; i < s.nt; i++)
         s.stroke_t2c[i] = -1;

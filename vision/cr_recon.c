@@ -3786,7 +3786,6 @@ static bool explain_collision(cr_recon_t *rc, change_t *c, bool allow_pending)
             int ch;
             bool moved = false;
 
-
             for (ch = 0; ch < rc->nch; ch++)
                 if (rc->ch[ch].ball == best_k)
                     moved = true;

@@ -49,6 +49,7 @@ typedef struct {
     int track_delay; /* --track-delay, frames; 0: 0.135 s of frames */
     bool emit_times; /* --emit-times: DIR/emitted.csv */
     bool highlights; /* resting balls placed by their highlights too (default; --no-highlights) */
+    const char *head_why; /* what decided o->head when not the command line (a review begun again) */
 } review_opts_t;
 
 /* Everything one review holds; freed by review_free. */
@@ -62,6 +63,15 @@ typedef struct {
     cr_watch_t *watch;
     bool moved_warned; /* a camera move that could not be repaired was reported */
     bool head_set, head_right; /* the head end found with the first frame, kept after a camera move */
+    /* the head end still open (no --head, no rack in the first frame): a
+     * rack seen later decides it (head_check); the first frame's table */
+    bool head_open, head_flip;
+    bool head_check_ok; /* the input can be read again from the start (a file) */
+    char head_why_again[160]; /* head_flip: what decided it, for the review begun again */
+    cr_calib_result_t *head_calib;
+    FILE *held;        /* stdout lines held while the head end is open (a review begun again drops them) */
+    char *held_buf;
+    size_t held_len;
     cr_jsonl_writer_t *w;
     cr_rules_params_t rp;
     cr_camera_t cam;
@@ -107,8 +117,10 @@ static void review_usage(FILE *f)
             "  --calib FILE      calibration file (cueref calibrate, or a sim's calib.json)\n"
             "  --corners \"x,y;x,y;x,y;x,y\"  playing-surface corners in pixels (head-left,\n"
             "                    head-right, foot-right, foot-left) instead of finding the table\n"
-            "  --head SIDE       with automatic finding: the image side of the head end, left\n"
-            "                    (default) or right\n"
+            "  --head SIDE       with automatic finding: the image side of the head end, left or\n"
+            "                    right (default: the end whose foot spot a rack stands on, in the\n"
+            "                    first frame or later: a rack seen later on the other end's spot\n"
+            "                    begins a file's review again from the start; with no rack, left)\n"
             "  --inputs FILE     the operator's input lines (calls, safeties, push-outs, players, racks;\n"
             "                    an event stream, SPEC §3): judged in time order with what is seen\n"
             "  --positions       also write a balls line per frame (positions, velocities)\n"
@@ -131,6 +143,37 @@ static double now_s(void)
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* A readable ruling line for stdout: printed at once, or held while the
+ * head end is still open (a review begun again from the start must not
+ * print the same shots twice). */
+static void say(review_t *rv, const char *line)
+{
+    if (rv->held) {
+        fprintf(rv->held, "%s\n", line);
+        return;
+    }
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "\r%60s\r", "");
+    printf("%s\n", line);
+    fflush(stdout);
+}
+
+/* The held lines to stdout: the head end is decided, or the review ends. */
+static void release_held(review_t *rv)
+{
+    if (!rv->held)
+        return;
+    fclose(rv->held);
+    rv->held = NULL;
+    if (rv->held_buf && rv->held_len > 0) {
+        fwrite(rv->held_buf, 1, rv->held_len, stdout);
+        fflush(stdout);
+    }
+    free(rv->held_buf);
+    rv->held_buf = NULL;
+    rv->held_len = 0;
 }
 
 /* Writes one line. An event the stream cannot carry is a defect upstream,
@@ -219,12 +262,8 @@ static int emit_one(review_t *rv, const cr_event_t *ev)
             continue;
         if (rv->judged[k].type == CR_EV_FOUL)
             rv->fouls++;
-        if (!rv->o->quiet && cr_cli_ruling_text(&rv->judged[k], rv->rp.game, line, sizeof(line))) {
-            if (isatty(STDERR_FILENO))
-                fprintf(stderr, "\r%60s\r", "");
-            printf("%s\n", line);
-            fflush(stdout);
-        }
+        if (!rv->o->quiet && cr_cli_ruling_text(&rv->judged[k], rv->rp.game, line, sizeof(line)))
+            say(rv, line);
     }
     return 0;
 }
@@ -305,7 +344,7 @@ static int finish(review_t *rv)
         if (write_event(rv, &rv->judged[k]) < 0)
             return -1;
         if (!rv->o->quiet && cr_cli_ruling_text(&rv->judged[k], rv->rp.game, line, sizeof(line)))
-            printf("%s\n", line);
+            say(rv, line);
     }
     return 0;
 }
@@ -389,7 +428,14 @@ static int auto_camera(review_t *rv, const cr_frame_t *fr, cr_camera_t *cam, cha
     }
     if (!rv->head_set && !rv->o->quiet)
         fprintf(stderr, "cueref: review: head end on the image %s (%s)\n", res->head_on_right ? "right" : "left",
-                rv->o->head ? "--head" : res->head_why);
+                rv->o->head ? (rv->o->head_why ? rv->o->head_why : "--head") : res->head_why);
+    if (!rv->head_set && !rv->o->head && res->head_source == CR_CALIB_HEAD_DEFAULT && rv->head_check_ok &&
+        (rv->head_calib = malloc(sizeof(*rv->head_calib))) != NULL) {
+        /* no rack yet: the first rack seen decides (head_check) */
+        *rv->head_calib = *res;
+        rv->head_open = true;
+        rv->held = open_memstream(&rv->held_buf, &rv->held_len);
+    }
     rv->head_set = true;
     rv->head_right = res->head_on_right;
     if (res->camera_source != CR_CALIB_CAMERA_NONE) {
@@ -466,6 +512,49 @@ static void detect_params(const review_t *rv, cr_detect_params_t *dp)
     dp->probe_near_frames = (int)lround(fmax(dp->probe_frames, 1.0 * rv->fps));
 }
 
+/* While the head end is open: looks for a rack in this frame with the
+ * first frame's table. A rack over the foot spot settles the head end
+ * where it is; one over the other end's spot means the head end is the
+ * other image side, and the review must begin again (returns 1: every
+ * position so far is turned end for end). Returns 0 otherwise. */
+static int head_check(review_t *rv, const cr_frame_t *fr, double t)
+{
+    const size_t bytes = (size_t)fr->width * fr->height * 3;
+    uint8_t *rgb;
+    cr_yuv_image_t yuv = {fr->planes[0], fr->planes[1], fr->planes[2], fr->width, fr->height,
+                          fr->strides[0], fr->strides[1], fr->strides[2]};
+    cr_calib_image_t img;
+    cr_calib_params_t cp;
+    cr_calib_rack_t rack;
+    int rc = 0;
+
+    if (!rv->head_open || !rv->head_calib)
+        return 0;
+    rgb = malloc(bytes);
+    if (!rgb)
+        return 0;
+    cr_vision_i420_to_rgb(&yuv, rgb, 3 * fr->width);
+    img = (cr_calib_image_t){rgb, fr->width, fr->height, 3 * fr->width};
+    cr_calib_params_defaults(&cp);
+    if (cr_calib_rack_find(&img, &rv->rp.table, &cp, rv->head_calib, &rack) == CR_CALIB_OK) {
+        if (rack.where == CR_CALIB_RACK_AT_FOOT) {
+            rv->head_open = false;
+            if (!rv->o->quiet)
+                fprintf(stderr, "cueref: review: head end on the image %s, as taken: a rack of about %.0f balls over "
+                                "the foot spot at %.2f s\n", rv->head_right ? "right" : "left", rack.n_balls, t);
+            release_held(rv);
+        } else if (rack.where == CR_CALIB_RACK_AT_HEAD) {
+            rv->head_open = false;
+            rv->head_flip = true;
+            snprintf(rv->head_why_again, sizeof(rv->head_why_again),
+                     "a rack of about %.0f balls over the foot spot at %.2f s", rack.n_balls, t);
+            rc = 1;
+        }
+    }
+    free(rgb);
+    return rc;
+}
+
 /* Watches the cushions for a camera that moved; when it has, finds the table
  * again in this frame and carries on with the new camera, or warns that the
  * positions from here on are unreliable. Either way a warning line says so. */
@@ -484,6 +573,10 @@ static int watch_step(review_t *rv, const cr_frame_t *fr, const cr_yuv_image_t *
     cr_event_init(ev, CR_EV_WARNING);
     ev->t = t;
     snprintf(ev->code, sizeof(ev->code), "camera_moved");
+    if (rv->head_open) { /* the first frame's table no longer holds: the head end stays as taken */
+        rv->head_open = false;
+        release_held(rv);
+    }
     detect_params(rv, &dp);
     if (auto_camera(rv, fr, &cam, src, sizeof(src), err, sizeof(err)) == 0 &&
         cr_detector_create(&cam, &rv->rp.table, &dp, &det) == CR_OK && cr_watch_create(&cam, &rv->rp.table, NULL,
@@ -524,6 +617,12 @@ static void review_free(review_t *rv)
         snprintf(tmp, sizeof(tmp), "%s.tmp", rv->emitted_path);
         remove(tmp);
     }
+    if (rv->held) {
+        fclose(rv->held);
+        rv->held = NULL;
+    }
+    free(rv->held_buf);
+    free(rv->head_calib);
     cr_judge_destroy(rv->judge);
     cr_recon_destroy(rv->rec);
     cr_tracker_destroy(rv->trk);
@@ -547,7 +646,9 @@ static int make_dir(const char *dir)
     return -1;
 }
 
-static int review_run(const review_opts_t *o)
+/* A review begun again from the start: the head end is the other image
+ * side (head_check); *again says so, with what decided it in why. */
+static int review_run(const review_opts_t *o, bool *again, bool *again_right, char *why, size_t whylen)
 {
     review_t rv;
     cr_frame_source_params_t sp;
@@ -563,6 +664,14 @@ static int review_run(const review_opts_t *o)
 
     memset(&rv, 0, sizeof(rv));
     rv.o = o;
+    *again = false;
+    {
+        /* a file can be read again from the start; a live stream cannot */
+        struct stat fst;
+
+        rv.head_check_ok = !o->calib && !o->have_corners && !o->head &&
+                           ((stat(o->input, &fst) == 0 && S_ISREG(fst.st_mode)) || strchr(o->input, '%'));
+    }
     st = cr_cli_rules_params(&o->r, NULL, &rv.rp);
     if (st != CR_EXIT_OK)
         return st;
@@ -678,6 +787,18 @@ static int review_run(const review_opts_t *o)
         rv.t_now = t;
         if (watch_step(&rv, &fr, &img, t) != 0)
             goto done;
+        /* the head end still open: a rack looked for once a second (a rack
+         * stands for seconds before its break; a look costs a colour
+         * conversion of the frame, about 5 ms at 1080p) */
+        if (rv.head_open && rv.frames % (long)fmax(1.0, lround(rv.fps)) == 0 && head_check(&rv, &fr, t)) {
+            snprintf(why, whylen, "%s", rv.head_why_again);
+            *again = true;
+            *again_right = !rv.head_right;
+            if (!o->quiet)
+                fprintf(stderr, "cueref: review: the head end is on the image %s (%s): reviewing again from the start\n",
+                        rv.head_right ? "left" : "right", rv.head_why_again);
+            goto done;
+        }
         t0 = now_s();
         {
             /* balls the tracker holds are looked for again where the
@@ -716,6 +837,7 @@ static int review_run(const review_opts_t *o)
         broken = true;
     if (finish(&rv) != 0)
         goto done;
+    release_held(&rv); /* no rack decided the head end: as taken at the start */
     if (broken) {
         cr_event_init(rv.line, CR_EV_WARNING);
         rv.line->t = rv.t_last;
@@ -885,5 +1007,16 @@ int cr_cmd_review(int argc, char **argv)
         return CR_EXIT_USAGE;
     }
     o.input = argv[optind];
-    return review_run(&o);
+    {
+        bool again = false, right = false;
+        char why[200] = "";
+        int rc = review_run(&o, &again, &right, why, sizeof(why));
+
+        if (again) { /* the head end is the other side: everything turned end for end */
+            o.head = right ? "right" : "left";
+            o.head_why = why;
+            rc = review_run(&o, &again, &right, why, sizeof(why));
+        }
+        return rc;
+    }
 }

@@ -213,6 +213,41 @@ if [ -s "$tmp/rv5/events.jsonl" ]; then pass=$((pass + 1)); else fail=$((fail + 
 expect_grep "cut file message says where" "$tmp/err" "broke after"
 expect_grep "cut file warning line" "$tmp/rv5/events.jsonl" '"code":"input_broken"' 
 
+# the head end decided by a rack seen after the first frame: a 9-ball game won on its
+# break (the cue ball and the 9 alone), a new rack, its break. Filmed with the head on the
+# image right: the first frame shows no rack, so the review begins with the head on the
+# left, sees the rack at the foot spot later and reviews again from the start, printing
+# each shot once; filmed with the head on the left, the rack confirms the side taken.
+cat >"$tmp/head.json" <<'JSON'
+{"version":1,"game":"9ball","fps":30,"size":"960x540","blur":1,"seed":11,"cloth":"green","camera":{"tilt_deg":2,"yaw_deg":179.5},
+ "balls":[{"id":0,"x":450,"y":300},{"id":9,"x":1500,"y":149}],
+ "shots":[{"aim":{"ball":9},"speed":3.0,"tip":[0,-0.2],"cue":false},{"aim":{"deg":0},"speed":7,"cue":false}]}
+JSON
+check "sim a won rack and the next, head on the right" 0 "$cueref" sim "$tmp/head.json" -o "$tmp/h"
+check "review finds the head end from a later rack" 0 "$cueref" review "$tmp/h/clip.mp4" --game 9ball --out "$tmp/rvh"
+expect_grep "later rack: the head end turned" "$tmp/err" "the head end is on the image right (a rack of about"
+expect_grep "later rack: the win on the break" "$tmp/out" "Legal break. Pocketed: the 9"
+if [ "$(grep -c '^shot ' "$tmp/out")" -eq 2 ]; then pass=$((pass + 1)); else
+  fail=$((fail + 1)); echo "FAIL: a review begun again printed $(grep -c '^shot ' "$tmp/out") shot lines, want 2"; fi
+if grep -q bad_cue_ball_placement "$tmp/rvh/events.jsonl"; then
+  fail=$((fail + 1)); echo "FAIL: the break judged with the head end at the wrong side"; else pass=$((pass + 1)); fi
+rulings_agree() { # truth, events: every shot's ruling agrees
+  python3 -c "
+import json, subprocess, sys
+r = subprocess.run(['$cueref', 'eval', '--truth', '$1', '--events', '$2', '--json-only'], capture_output=True, text=True)
+d = json.loads(r.stdout)['rulings']; print(d); sys.exit(0 if d['agree'] == d['truth'] == 2 else 1)"
+}
+check "later rack: the rulings agree with the truth" 0 rulings_agree "$tmp/h/truth.jsonl" "$tmp/rvh/events.jsonl"
+sed 's/"yaw_deg":179.5/"yaw_deg":0.5/' "$tmp/head.json" >"$tmp/head2.json"
+check "sim a won rack and the next, head on the left" 0 "$cueref" sim "$tmp/head2.json" -o "$tmp/h2"
+check "review confirms the head end from a later rack" 0 "$cueref" review "$tmp/h2/clip.mp4" --game 9ball --out "$tmp/rvh2"
+expect_grep "later rack: the side taken confirmed" "$tmp/err" "as taken: a rack of about"
+if grep -q "reviewing again" "$tmp/err"; then fail=$((fail + 1)); echo "FAIL: a confirmed head end began the review again"
+else pass=$((pass + 1)); fi
+if [ "$(grep -c '^shot ' "$tmp/out")" -eq 2 ]; then pass=$((pass + 1)); else
+  fail=$((fail + 1)); echo "FAIL: held lines: $(grep -c '^shot ' "$tmp/out") shot lines, want 2"; fi
+check "confirmed head end: the rulings agree with the truth" 0 rulings_agree "$tmp/h2/truth.jsonl" "$tmp/rvh2/events.jsonl"
+
 # the camera turned by 1.5 degrees between two takes joined into one video: the review
 # says so in the stream and finds the table again
 sed 's/"tilt_deg":3,/"tilt_deg":3,"yaw_deg":1.5,/' "$tmp/cal.json" >"$tmp/cal2.json"

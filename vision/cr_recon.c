@@ -1992,6 +1992,8 @@ static void learn_roll(cr_recon_t *rc, int i, double x, double y, double dec)
 #define LOST_RAW_S 0.25
 /* Confidence of a pocket inferred from a lost ball's course (not seen to drop). */
 #define LOST_POCKET_CONF 0.75
+/* ... one lost as it ran along a cushion toward a pocket close by (rail_course()) */
+#define RAIL_POCKET_CONF 0.6
 /* How long a lost ball is waited on at most, s: then it is gone (dropped
  * where its course led, or nowhere known). */
 #define LOST_GIVE_S 2.0
@@ -2374,6 +2376,49 @@ static double mouth_crossing(const cr_recon_t *rc, const seg_t *s, int p, double
 
 static void rail_normal(int r, double *nx, double *ny);
 
+/* Ball i, lost as it met rail r at t_hit at (x, y) with velocity (vx,
+ * vy), gently (not over the nose): where it went along the cushion. One
+ * that meets it at a glancing angle (running along it faster than into
+ * it) close to a pocket it runs toward runs on along the nose into that
+ * pocket's mouth, or comes back onto the bed, where it is seen again (the
+ * lost ball's course: found again on it or elsewhere, it is not
+ * pocketed; not found, it dropped there, with less than full confidence).
+ * Close: its mouth within two mouths' widths along the nose; a ball a
+ * tracker lost at a cushion farther from a pocket may lie anywhere (no
+ * course). */
+static void rail_course(cr_recon_t *rc, int i, int r, double t_hit, double x, double y, double vx, double vy)
+{
+    rball_t *b = &rc->b[i];
+    double nx, ny, tx, ty, vn, vt, d = 0.0, x0, y0;
+    int pk;
+
+    rail_normal(r, &nx, &ny);
+    tx = -ny, ty = nx; /* along the nose */
+    vn = -(vx * nx + vy * ny);
+    vt = vx * tx + vy * ty;
+    if (vt < 0.0)
+        vt = -vt, tx = -tx, ty = -ty;
+    if (!(vt > vn && vt > 0.0))
+        return;
+    /* on along the nose, a millimetre off it (no contact again with it) */
+    x0 = x + nx * 1.0, y0 = y + ny * 1.0;
+    pk = course_pocket(rc, i, x0, y0, tx, ty, vt, LOST_DEC_MIN, &d);
+    if (pk < 0 || d > 2.0 * cr_table_mouth_width(&rc->tab, (cr_pocket_t)pk))
+        return;
+    b->lost_course_known = true;
+    b->lost_pk = pk;
+    b->lost_conf = RAIL_POCKET_CONF;
+    b->lost_tc = t_hit + travel_time(vt, LOST_DEC_MIN, d);
+    b->lc_t = t_hit;
+    b->lc_x = x0;
+    b->lc_y = y0;
+    b->lc_u[0] = tx;
+    b->lc_u[1] = ty;
+    b->lc_v = vt;
+    b->lc_dec = LOST_DEC_MIN;
+    b->lc_len = d;
+}
+
 /* A moving ball that vanished at frame a (last seen before). */
 static void vanish(cr_recon_t *rc, int i, long a)
 {
@@ -2488,6 +2533,7 @@ static void vanish(cr_recon_t *rc, int i, long a)
             b->state = B_LOST;
             b->t_lost = ta;
             b->lost_pk = -1;
+            rail_course(rc, i, rail, t_hit, x, y, vx, vy);
             return;
         }
         b->off_on = true;

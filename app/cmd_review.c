@@ -34,6 +34,7 @@
 
 #define REVIEW_MAX_EVENTS 256
 #define SCAN_SWEEP_S 2.4 /* the scan for balls no region shows sweeps the bed in this long */
+#define HEAD_LOOK_S 600.0 /* how long into a video a rack is looked for to decide the head end */
 
 typedef struct {
     cr_rules_opts_t r;
@@ -120,7 +121,8 @@ static void review_usage(FILE *f)
             "  --head SIDE       with automatic finding: the image side of the head end, left or\n"
             "                    right (default: the end whose foot spot a rack stands on, in the\n"
             "                    first frame or later: a rack seen later on the other end's spot\n"
-            "                    begins a file's review again from the start; with no rack, left)\n"
+            "                    begins a file's review again from the start; with no rack in\n"
+            "                    the first 10 minutes, left)\n"
             "  --inputs FILE     the operator's input lines (calls, safeties, push-outs, players, racks;\n"
             "                    an event stream, SPEC §3): judged in time order with what is seen\n"
             "  --positions       also write a balls line per frame (positions, velocities)\n"
@@ -789,7 +791,16 @@ static int review_run(const review_opts_t *o, bool *again, bool *again_right, ch
             goto done;
         /* the head end still open: a rack looked for once a second (a rack
          * stands for seconds before its break; a look costs a colour
-         * conversion of the frame, about 5 ms at 1080p) */
+         * conversion of the frame, about 5 ms at 1080p), for the first
+         * HEAD_LOOK_S of the video (a match racks every few minutes; a
+         * practice film may never, and its lines are held meanwhile) */
+        if (rv.head_open && t > HEAD_LOOK_S) {
+            rv.head_open = false;
+            if (!o->quiet)
+                fprintf(stderr, "cueref: review: no rack in the first %.0f minutes: the head end stays on the image %s\n",
+                        HEAD_LOOK_S / 60.0, rv.head_right ? "right" : "left");
+            release_held(&rv);
+        }
         if (rv.head_open && rv.frames % (long)fmax(1.0, lround(rv.fps)) == 0 && head_check(&rv, &fr, t)) {
             snprintf(why, whylen, "%s", rv.head_why_again);
             *again = true;

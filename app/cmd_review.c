@@ -66,9 +66,9 @@ typedef struct {
     bool head_set, head_right; /* the head end found with the first frame, kept after a camera move */
     /* the head end still open (no --head, no rack in the first frame): a
      * rack seen later decides it (head_check); the first frame's table */
-    bool head_open, head_flip;
+    bool head_open;
     bool head_check_ok; /* the input can be read again from the start (a file) */
-    char head_why_again[160]; /* head_flip: what decided it, for the review begun again */
+    char head_why_again[160]; /* a rack on the other end's spot: what decided it, for the review begun again */
     cr_calib_result_t *head_calib;
     FILE *held;        /* stdout lines held while the head end is open (a review begun again drops them) */
     char *held_buf;
@@ -547,7 +547,6 @@ static int head_check(review_t *rv, const cr_frame_t *fr, double t)
             release_held(rv);
         } else if (rack.where == CR_CALIB_RACK_AT_HEAD) {
             rv->head_open = false;
-            rv->head_flip = true;
             snprintf(rv->head_why_again, sizeof(rv->head_why_again),
                      "a rack of about %.0f balls over the foot spot at %.2f s", rack.n_balls, t);
             rc = 1;

@@ -2099,6 +2099,25 @@ static bool raw_course(cr_recon_t *rc, int i, double tl, double *x, double *y, d
     return true;
 }
 
+/* A lost ball's course into pocket pk: from (x0, y0) at t along the unit
+ * (ux, uy) at v slowing by dec, through the mouth d mm on (lost_course_met()
+ * follows it; drop_lost() pockets it with confidence conf). */
+static void set_lost_course(rball_t *b, int pk, double conf, double t, double x0, double y0, double ux, double uy,
+                            double v, double dec, double d)
+{
+    b->lost_pk = pk;
+    b->lost_conf = conf;
+    b->lost_tc = t + travel_time(v, dec, d);
+    b->lc_t = t;
+    b->lc_x = x0;
+    b->lc_y = y0;
+    b->lc_u[0] = ux;
+    b->lc_u[1] = uy;
+    b->lc_v = v;
+    b->lc_dec = dec;
+    b->lc_len = d;
+}
+
 /* Where a ball lost at tl (its last sighting) was going: straight on from
  * there at its fitted velocity, slowing at its fitted rate (at least
  * LOST_DEC_MIN), until it stops. Sets b->lost_pk to the pocket whose mouth
@@ -2166,17 +2185,7 @@ static void lost_course(cr_recon_t *rc, int i, double tl, double sigma)
     }
     if (pk < 0)
         return;
-    b->lost_pk = pk;
-    b->lost_conf = LOST_POCKET_CONF;
-    b->lost_tc = tl + travel_time(v, dec, d);
-    b->lc_t = tl;
-    b->lc_x = x0;
-    b->lc_y = y0;
-    b->lc_u[0] = ux;
-    b->lc_u[1] = uy;
-    b->lc_v = v;
-    b->lc_dec = dec;
-    b->lc_len = d;
+    set_lost_course(b, pk, LOST_POCKET_CONF, tl, x0, y0, ux, uy, v, dec, d);
 }
 
 /* Whether every ball but i has stopped or is gone (or is lost itself and
@@ -2406,17 +2415,7 @@ static void rail_course(cr_recon_t *rc, int i, int r, double t_hit, double x, do
     if (pk < 0 || d > 2.0 * cr_table_mouth_width(&rc->tab, (cr_pocket_t)pk))
         return;
     b->lost_course_known = true;
-    b->lost_pk = pk;
-    b->lost_conf = RAIL_POCKET_CONF;
-    b->lost_tc = t_hit + travel_time(vt, LOST_DEC_MIN, d);
-    b->lc_t = t_hit;
-    b->lc_x = x0;
-    b->lc_y = y0;
-    b->lc_u[0] = tx;
-    b->lc_u[1] = ty;
-    b->lc_v = vt;
-    b->lc_dec = LOST_DEC_MIN;
-    b->lc_len = d;
+    set_lost_course(b, pk, RAIL_POCKET_CONF, t_hit, x0, y0, tx, ty, vt, LOST_DEC_MIN, d);
 }
 
 /* A moving ball that vanished at frame a (last seen before). */

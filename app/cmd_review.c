@@ -69,6 +69,7 @@ typedef struct {
     bool head_open;
     bool head_check_ok; /* the input can be read again from the start (a file) */
     char head_why_again[160]; /* a rack on the other end's spot: what decided it, for the review begun again */
+    char head_desc[256];      /* the head end's image side and what decided it, for the report */
     cr_calib_result_t *head_calib;
     FILE *held;        /* stdout lines held while the head end is open (a review begun again drops them) */
     char *held_buf;
@@ -428,9 +429,12 @@ static int auto_camera(review_t *rv, const cr_frame_t *fr, cr_camera_t *cam, cha
         snprintf(err, errlen, "%s", res->message);
         goto done;
     }
-    if (!rv->head_set && !rv->o->quiet)
-        fprintf(stderr, "cueref: review: head end on the image %s (%s)\n", res->head_on_right ? "right" : "left",
-                rv->o->head ? (rv->o->head_why ? rv->o->head_why : "--head") : res->head_why);
+    if (!rv->head_set) {
+        snprintf(rv->head_desc, sizeof(rv->head_desc), "on the image %s (%s)", res->head_on_right ? "right" : "left",
+                 rv->o->head ? (rv->o->head_why ? rv->o->head_why : "--head") : res->head_why);
+        if (!rv->o->quiet)
+            fprintf(stderr, "cueref: review: head end %s\n", rv->head_desc);
+    }
     if (!rv->head_set && !rv->o->head && res->head_source == CR_CALIB_HEAD_DEFAULT && rv->head_check_ok &&
         (rv->head_calib = malloc(sizeof(*rv->head_calib))) != NULL) {
         /* no rack yet: the first rack seen decides (head_check) */
@@ -481,6 +485,7 @@ static int find_camera(review_t *rv, const cr_frame_t *first)
         rv->cam = cf.camera;
         if (!o->r.table)
             rv->rp.table = cf.table;
+        snprintf(rv->head_desc, sizeof(rv->head_desc), "as %s has it", o->calib);
         snprintf(rv->cam_source, sizeof(rv->cam_source), "%s (%s)", o->calib, cf.camera_source);
         return 0;
     }
@@ -493,6 +498,7 @@ static int find_camera(review_t *rv, const cr_frame_t *first)
             return -1;
         }
         snprintf(rv->cam_source, sizeof(rv->cam_source), "--corners (%s)", how);
+        snprintf(rv->head_desc, sizeof(rv->head_desc), "at the first two --corners (head-left, head-right)");
         return 0;
     }
     if (auto_camera(rv, first, &rv->cam, rv->cam_source, sizeof(rv->cam_source), err, sizeof(err)) != 0) {
@@ -541,6 +547,8 @@ static int head_check(review_t *rv, const cr_frame_t *fr, double t)
     if (cr_calib_rack_find(&img, &rv->rp.table, &cp, rv->head_calib, &rack) == CR_CALIB_OK) {
         if (rack.where == CR_CALIB_RACK_AT_FOOT) {
             rv->head_open = false;
+            snprintf(rv->head_desc, sizeof(rv->head_desc), "on the image %s (a rack of about %.0f balls over the foot "
+                     "spot at %.2f s)", rv->head_right ? "right" : "left", rack.n_balls, t);
             if (!rv->o->quiet)
                 fprintf(stderr, "cueref: review: head end on the image %s, as taken: a rack of about %.0f balls over "
                                 "the foot spot at %.2f s\n", rv->head_right ? "right" : "left", rack.n_balls, t);
@@ -892,7 +900,7 @@ static int review_run(const review_opts_t *o, bool *again, bool *again_right, ch
         char path[4200];
         cr_report_info_t ri = {o->input, w, h, rv.fps, rv.frames / rv.fps, rv.rp.table.length_mm,
                                rv.rp.table.width_mm, rv.rp.game, o->r.rules ? o->r.rules : "wpa2008",
-                               rv.cam_source, rv.shots, rv.fouls};
+                               rv.cam_source, rv.shots, rv.fouls, rv.head_desc};
 
         snprintf(path, sizeof(path), "%s/report.md", o->out_dir);
         if (cr_report_write(path, &ri, rv.kept, rv.n_kept) != 0) {

@@ -138,6 +138,8 @@ int cr_report_write(const char *path, const cr_report_info_t *info, const cr_eve
     fprintf(f, "- Table: %.0f x %.0f mm; game: %s; rules: %s\n", info->table_length_mm, info->table_width_mm,
             cr_game_name(info->game), info->rules);
     fprintf(f, "- Camera: %s\n", info->camera);
+    if (info->head && info->head[0])
+        fprintf(f, "- Head end: %s\n", info->head);
     fprintf(f, "- Shots: %ld; fouls: %ld\n", info->shots, info->fouls);
     fprintf(f, "\nTimes are seconds of the video; positions are table millimetres from the head-left corner "
                "(SPEC §1). Every line below comes from `events.jsonl`.\n");

@@ -21,6 +21,7 @@ typedef struct {
     const char *rules;
     const char *camera; /* where the calibration came from */
     long shots, fouls;
+    const char *head;   /* the image side of the head end and what decided it, or NULL */
 } cr_report_info_t;
 
 /* Writes the report to path (through path.tmp and a rename). Returns 0, or

@@ -226,6 +226,7 @@ JSON
 check "sim a won rack and the next, head on the right" 0 "$cueref" sim "$tmp/head.json" -o "$tmp/h"
 check "review finds the head end from a later rack" 0 "$cueref" review "$tmp/h/clip.mp4" --game 9ball --out "$tmp/rvh"
 expect_grep "later rack: the head end turned" "$tmp/err" "the head end is on the image right (a rack of about"
+expect_grep "later rack: the report says where the head end is and why" "$tmp/rvh/report.md" "Head end: on the image right (a rack of about"
 expect_grep "later rack: the win on the break" "$tmp/out" "Legal break. Pocketed: the 9"
 if [ "$(grep -c '^shot ' "$tmp/out")" -eq 2 ]; then pass=$((pass + 1)); else
   fail=$((fail + 1)); echo "FAIL: a review begun again printed $(grep -c '^shot ' "$tmp/out") shot lines, want 2"; fi

@@ -68,8 +68,8 @@ typedef struct {
      * rack seen later decides it (head_check); the first frame's table */
     bool head_open;
     bool head_check_ok; /* the input can be read again from the start (a file) */
-    char head_why_again[160]; /* a rack on the other end's spot: what decided it, for the review begun again */
-    char head_desc[256];      /* the head end's image side and what decided it, for the report */
+    char head_desc[256]; /* the head end's image side and what decided it, for the report; when a
+                            rack on the other end's spot begins the review again, what decided it */
     cr_calib_result_t *head_calib;
     FILE *held;        /* stdout lines held while the head end is open (a review begun again drops them) */
     char *held_buf;
@@ -404,14 +404,24 @@ static int load_inputs(review_t *rv, const char *path)
     return 0;
 }
 
+/* The frame in RGB (for the calibration's functions), malloc'd; NULL when
+ * out of memory. */
+static uint8_t *frame_rgb(const cr_frame_t *fr)
+{
+    const cr_yuv_image_t yuv = {fr->planes[0], fr->planes[1], fr->planes[2], fr->width, fr->height,
+                                fr->strides[0], fr->strides[1], fr->strides[2]};
+    uint8_t *rgb = malloc((size_t)fr->width * fr->height * 3);
+
+    if (rgb)
+        cr_vision_i420_to_rgb(&yuv, rgb, 3 * fr->width);
+    return rgb;
+}
+
 /* Finds the table in one frame: the posed camera, or -1 with the reason. */
 static int auto_camera(review_t *rv, const cr_frame_t *fr, cr_camera_t *cam, char *source, size_t srclen, char *err,
                        size_t errlen)
 {
-    const size_t bytes = (size_t)fr->width * fr->height * 3;
-    uint8_t *rgb = malloc(bytes);
-    cr_yuv_image_t yuv = {fr->planes[0], fr->planes[1], fr->planes[2], fr->width, fr->height,
-                          fr->strides[0], fr->strides[1], fr->strides[2]};
+    uint8_t *rgb = frame_rgb(fr);
     cr_calib_image_t img = {rgb, fr->width, fr->height, 3 * fr->width};
     cr_calib_params_t cp;
     cr_calib_result_t *res = malloc(sizeof(*res));
@@ -421,7 +431,6 @@ static int auto_camera(review_t *rv, const cr_frame_t *fr, cr_camera_t *cam, cha
         snprintf(err, errlen, "out of memory");
         goto done;
     }
-    cr_vision_i420_to_rgb(&yuv, rgb, 3 * fr->width);
     cr_calib_params_defaults(&cp);
     cp.head_on_right = rv->head_set ? rv->head_right : (rv->o->head && !strcmp(rv->o->head, "right"));
     cp.head_from_rack = !rv->o->head && !rv->head_set; /* the first frame: a rack on one end's foot spot */
@@ -435,7 +444,7 @@ static int auto_camera(review_t *rv, const cr_frame_t *fr, cr_camera_t *cam, cha
         if (!rv->o->quiet)
             fprintf(stderr, "cueref: review: head end %s\n", rv->head_desc);
     }
-    if (!rv->head_set && !rv->o->head && res->head_source == CR_CALIB_HEAD_DEFAULT && rv->head_check_ok &&
+    if (!rv->head_set && res->head_source == CR_CALIB_HEAD_DEFAULT && rv->head_check_ok && /* implies no --head */
         (rv->head_calib = malloc(sizeof(*rv->head_calib))) != NULL) {
         /* no rack yet: the first rack seen decides (head_check) */
         *rv->head_calib = *res;
@@ -527,21 +536,14 @@ static void detect_params(const review_t *rv, cr_detect_params_t *dp)
  * position so far is turned end for end). Returns 0 otherwise. */
 static int head_check(review_t *rv, const cr_frame_t *fr, double t)
 {
-    const size_t bytes = (size_t)fr->width * fr->height * 3;
     uint8_t *rgb;
-    cr_yuv_image_t yuv = {fr->planes[0], fr->planes[1], fr->planes[2], fr->width, fr->height,
-                          fr->strides[0], fr->strides[1], fr->strides[2]};
     cr_calib_image_t img;
     cr_calib_params_t cp;
     cr_calib_rack_t rack;
     int rc = 0;
 
-    if (!rv->head_open || !rv->head_calib)
+    if (!rv->head_open || !rv->head_calib || !(rgb = frame_rgb(fr)))
         return 0;
-    rgb = malloc(bytes);
-    if (!rgb)
-        return 0;
-    cr_vision_i420_to_rgb(&yuv, rgb, 3 * fr->width);
     img = (cr_calib_image_t){rgb, fr->width, fr->height, 3 * fr->width};
     cr_calib_params_defaults(&cp);
     if (cr_calib_rack_find(&img, &rv->rp.table, &cp, rv->head_calib, &rack) == CR_CALIB_OK) {
@@ -555,8 +557,8 @@ static int head_check(review_t *rv, const cr_frame_t *fr, double t)
             release_held(rv);
         } else if (rack.where == CR_CALIB_RACK_AT_HEAD) {
             rv->head_open = false;
-            snprintf(rv->head_why_again, sizeof(rv->head_why_again),
-                     "a rack of about %.0f balls over the foot spot at %.2f s", rack.n_balls, t);
+            snprintf(rv->head_desc, sizeof(rv->head_desc), "a rack of about %.0f balls over the foot spot at %.2f s",
+                     rack.n_balls, t);
             rc = 1;
         }
     }
@@ -797,8 +799,9 @@ static int review_run(const review_opts_t *o, bool *again, bool *again_right, ch
         if (watch_step(&rv, &fr, &img, t) != 0)
             goto done;
         /* the head end still open: a rack looked for once a second (a rack
-         * stands for seconds before its break; a look costs a colour
-         * conversion of the frame, about 5 ms at 1080p), for the first
+         * stands for seconds before its break; a look, most of it the
+         * frame's colour conversion, costs 20-25 ms at 1080p and 8 ms at
+         * 960x540 on one core here), for the first
          * HEAD_LOOK_S of the video (a match racks every few minutes; a
          * practice film may never, and its lines are held meanwhile) */
         if (rv.head_open && t > HEAD_LOOK_S) {
@@ -808,13 +811,14 @@ static int review_run(const review_opts_t *o, bool *again, bool *again_right, ch
                         HEAD_LOOK_S / 60.0, rv.head_right ? "right" : "left");
             release_held(&rv);
         }
-        if (rv.head_open && rv.frames % (long)fmax(1.0, lround(rv.fps)) == 0 && head_check(&rv, &fr, t)) {
-            snprintf(why, whylen, "%s", rv.head_why_again);
+        if (rv.head_open && rv.frames > 0 && rv.frames % (long)fmax(1.0, lround(rv.fps)) == 0 &&
+            head_check(&rv, &fr, t)) { /* frame 0 was looked at with the table found in it */
+            snprintf(why, whylen, "%s", rv.head_desc);
             *again = true;
             *again_right = !rv.head_right;
             if (!o->quiet)
                 fprintf(stderr, "cueref: review: the head end is on the image %s (%s): reviewing again from the start\n",
-                        rv.head_right ? "left" : "right", rv.head_why_again);
+                        rv.head_right ? "left" : "right", rv.head_desc);
             goto done;
         }
         t0 = now_s();
@@ -1027,7 +1031,7 @@ int cr_cmd_review(int argc, char **argv)
     o.input = argv[optind];
     {
         bool again = false, right = false;
-        char why[200] = "";
+        char why[256] = "";
         int rc = review_run(&o, &again, &right, why, sizeof(why));
 
         if (again) { /* the head end is the other side: everything turned end for end */

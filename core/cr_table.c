@@ -503,7 +503,7 @@ int cr_table_rack(const cr_table_t *t, cr_game_t game, cr_edition_t ed, uint64_t
 {
     cr_point_t slots[CR_TABLE_RACK_MAX];
     int ids[CR_TABLE_RACK_MAX];
-    int free_ids[CR_TABLE_RACK_MAX];
+    int free_ids[CR_TABLE_RACK_MAX] = {0};
     uint64_t state = seed;
     int n, i, n_free = 0, f;
 

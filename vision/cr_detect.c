@@ -2520,6 +2520,75 @@ static int cr_det_look_at(cr_detector_t *d, const cr_yuv_image_t *img, double u,
     return 0;
 }
 
+/* A ball near table (x, y), within reach_mm, placed by its highlights
+ * alone (cr_hl_locate()): for a ball whose outline the cloth hides (its
+ * own colour, or frozen to a cushion whose shadow the fit takes for its
+ * edge), as a ball resting at a hint is placed. At least two lamps must
+ * agree on one centre, so a lone speck (chalk, a diamond's reflection)
+ * places nothing; the centre must lie on the bed, at least 1.8 R from
+ * every ball of dets[0, nd) but dets[skip] (-1: none; the fit being
+ * checked), and the place must look mostly like the cloth (a ball that
+ * stands out from it has an outline the fit finds; where something else
+ * stands out, the cue's tip following through or a hand, its gloss is no
+ * ball's). Fills *det (score 0.75: found, but by no outline) and returns
+ * 1; else 0. */
+static int cr_det_hl_find(cr_detector_t *d, const cr_yuv_image_t *img, double x, double y, double reach_mm, int nd,
+                          int skip, cr_detection_t *det)
+{
+    const double R = d->tab.ball_radius_mm;
+    cr_hl_spot_t sp[CR_DET_HL_SPOTS];
+    double u, v, rp, hx, hy, hs;
+    int n, b;
+
+    if (!d->p.use_highlights || d->hl.n_lamps < 2 || !cr_camera_project(&d->cam, x, y, R, &u, &v))
+        return 0;
+    rp = cr_det_radius_at(d, u, v);
+    n = cr_hl_spots(img->y, img->stride_y, d->w, d->h, u, v, (reach_mm + 0.8 * R) * rp / R, rp, cr_det_hl_min_top(d),
+                    sp, CR_DET_HL_SPOTS);
+    if (cr_hl_locate(&d->hl, &d->cam, R, x, y, reach_mm, fmax(1.0, 0.08 * rp), sp, n, &hx, &hy, &hs) < 2 ||
+        !cr_det_centre_ok(d, hx, hy, 0.0) || !cr_camera_project(&d->cam, hx, hy, R, &u, &v))
+        return 0;
+    for (b = 0; b < nd; b++)
+        if (b != skip && d->dets[b].score >= d->p.min_score && hypot(hx - d->dets[b].x, hy - d->dets[b].y) < 1.8 * R)
+            return 0;
+    rp = cr_det_radius_at(d, u, v);
+    if (cr_det_fg_share(d, u, v, rp) > 0.5f)
+        return 0;
+    memset(det, 0, sizeof *det);
+    det->u = u, det->v = v, det->x = hx, det->y = hy;
+    det->r_px = rp;
+    det->sigma_mm = hs;
+    det->visible = 1.0f;
+    det->score = 0.75f;
+    return 1;
+}
+
+/* An outline's fit *det moved to where the ball's highlights place it
+ * (cr_det_hl_find()), within R of the fit (which overlaps the ball), when
+ * they are surer (its sigma over twice theirs) or disagree with it by over
+ * 4 sigmas (theirs and its own together, and 2 mm): a faint outline's fit
+ * settles up to half a radius toward the ball's shadow or a cushion's
+ * edge, its sigma understating that bias (cr_det_hl_claim() weighs a ball
+ * at rest so). Not a ball mostly white: its outline is sharp on any cloth.
+ * skip: the fit's index in dets (-1: not there yet). Returns 1 when moved
+ * (its place only: the caller identifies it again if it was). */
+static int cr_det_hl_better(cr_detector_t *d, const cr_yuv_image_t *img, int nd, int skip, cr_detection_t *det)
+{
+    cr_detection_t alt;
+    double e;
+
+    if (det->white_frac >= 0.5f || !cr_det_hl_find(d, img, det->x, det->y, d->tab.ball_radius_mm, nd, skip, &alt))
+        return 0;
+    e = hypot(alt.x - det->x, alt.y - det->y);
+    if (e >= d->tab.ball_radius_mm ||
+        (det->sigma_mm <= 2.0 * alt.sigma_mm && e <= fmax(2.0, 4.0 * hypot(det->sigma_mm, alt.sigma_mm))))
+        return 0;
+    det->u = alt.u, det->v = alt.v, det->x = alt.x, det->y = alt.y;
+    det->r_px = alt.r_px;
+    det->sigma_mm = alt.sigma_mm;
+    return 1;
+}
+
 /* Looks again, with fainter edges, at every hint no detection is near (a
  * ball the tracker holds that this frame's search did not find): a Hough
  * for the known radius over the hint's reach, then the usual fit; a hint
@@ -2546,6 +2615,24 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
                 break;
         if (a < nd && hl)
             cr_det_hl_recheck(d, img, ht, a, nd);
+        else if (a < nd && !ht->struck && ht->step_mm <= 0.1 * R) {
+            /* found by the search, rolling slowly: as below; a faint fit
+             * there (unreported) gives way to the highlights' place */
+            cr_detection_t *o = &d->dets[a];
+            int m = 0;
+
+            if (o->score >= d->p.min_score) {
+                m = cr_det_hl_better(d, img, nd, a, o);
+            } else if (cr_det_hl_find(d, img, ht->x, ht->y, ht->reach_mm, nd, a, &det)) {
+                *o = det;
+                o->hint_tag = ht->tag;
+                m = 1;
+            }
+            if (m) {
+                cr_det_identify(d, img, o);
+                d->reuse[a] = 0;
+            }
+        }
         if (a < nd || !cr_camera_project(&d->cam, ht->x, ht->y, R, &u, &v))
             continue;
         rp = cr_det_radius_at(d, u, v);
@@ -2600,6 +2687,19 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
             }
         }
         d->looking = 0;
+        /* a ball rolling slowly, or held where it was lost while rolling
+         * slowly, whose outline is faint (its colour the cloth's): where
+         * its highlights place it, as a resting ball is, when no look
+         * finds the outline or the outline is less sure than they are (a
+         * faint outline's fit jumps about by half a radius); not a faster
+         * ball: over a tenth of a radius a frame its highlights smear, and
+         * the spots lie anywhere along the smears */
+        if (!moved && !hl && ht->step_mm <= 0.1 * R) {
+            if (!found)
+                found = cr_det_hl_find(d, img, ht->x, ht->y, ht->reach_mm, nd, -1, &det);
+            else
+                cr_det_hl_better(d, img, nd, -1, &det);
+        }
         if (found) {
             nd = cr_det_add_found(d, img, &det, ht->tag, nd);
         } else if (!moved) {
@@ -2654,6 +2754,10 @@ static int cr_det_scan(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
             if (d->dets[b].hint_tag != 0 || ++d->probe[k].seen > CR_DET_PROBE_SEEN) {
                 keep = 0;
             } else {
+                if (cr_det_hl_better(d, img, nd, b, &d->dets[b])) {
+                    cr_det_identify(d, img, &d->dets[b]);
+                    d->reuse[b] = 0;
+                }
                 d->probe[k].x = d->dets[b].x, d->probe[k].y = d->dets[b].y;
                 d->probe[k].hits++;
                 d->probe[k].misses = 0;
@@ -2662,6 +2766,10 @@ static int cr_det_scan(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
             rp = cr_det_radius_at(d, u, v);
             found = cr_det_look_at(d, img, u, v, rp, 0.5 * rp, d->probe[k].x, d->probe[k].y, 0.5 * R, nd, &det);
             d->looking = 0;
+            if (!found)
+                found = cr_det_hl_find(d, img, d->probe[k].x, d->probe[k].y, 0.5 * R, nd, -1, &det);
+            else
+                cr_det_hl_better(d, img, nd, -1, &det);
             if (found) {
                 const int near = fmin(fmin(det.x, d->tab.length_mm - det.x), fmin(det.y, d->tab.width_mm - det.y)) <
                                  2.0 * R;
@@ -2713,9 +2821,14 @@ static int cr_det_scan(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
             if (b < d->n_probe)
                 continue;
             if (!cr_det_refine(d, img, cd, &det) || det.score < d->p.min_score || det.blur_dx != 0.0 ||
-                det.blur_dy != 0.0 || !cr_det_centre_ok(d, det.x, det.y, 0.0) ||
-                cr_det_fg_share(d, det.u, det.v, det.r_px) > 0.5f)
-                continue;
+                det.blur_dy != 0.0 || !cr_det_centre_ok(d, det.x, det.y, 0.0)) {
+                if (!cr_det_hl_find(d, img, cx, cy, R, nd, -1, &det))
+                    continue;
+            } else {
+                cr_det_hl_better(d, img, nd, -1, &det);
+            }
+            if (cr_det_fg_share(d, det.u, det.v, det.r_px) > 0.5f)
+                continue; /* the regions' own (or, placed by highlights, none) */
             if (cr_det_ball_near(d, nd, det.x, det.y, 1.8 * R) < nd)
                 continue;
             for (b = 0; b < d->n_probe; b++)

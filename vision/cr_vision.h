@@ -91,13 +91,16 @@ typedef struct {
  * struck: held where it rested but struck lately and lost, so perhaps
  * sent off unseen: looked for anywhere within reach_mm (a ball found
  * there within half a radius of (x, y) is it, still at rest; one found
- * further off is another ball, or it, which the tracker decides). */
+ * further off is another ball, or it, which the tracker decides).
+ * step_mm: how far it goes in a frame at the speed it was last seen at
+ * (0 for a ball held where it rested). */
 typedef struct {
     double x, y;
     double reach_mm;
     int tag;
     int at_rest;
     int struck;
+    double step_mm;
 } cr_ball_hint_t;
 
 /* Where a tracked ball is. */

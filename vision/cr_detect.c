@@ -2633,7 +2633,13 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
                 d->reuse[a] = 0;
             }
         }
-        if (a < nd || !cr_camera_project(&d->cam, ht->x, ht->y, R, &u, &v))
+        /* a faint fit (unreported, under min_score) where a ball the
+         * tracker holds unseen rests is no ball found: a look's fainter
+         * edges may find it (a green 6 frozen to the rail by a corner
+         * pocket, on green cloth, whose faint fits kept the look away for
+         * most of 48 s) */
+        if ((a < nd && !(ht->unseen && ht->at_rest && !ht->struck && d->dets[a].score < d->p.min_score)) ||
+            !cr_camera_project(&d->cam, ht->x, ht->y, R, &u, &v))
             continue;
         rp = cr_det_radius_at(d, u, v);
         reach_px = ht->reach_mm * rp / R;

@@ -2175,6 +2175,7 @@ int cr_tracker_expect(const cr_tracker_t *tr, double t_s, cr_ball_hint_t *out, i
             }
         }
         out[n].x = px, out[n].y = py, out[n].reach_mm = reach, out[n].step_mm = step, out[n].tag = s + 1;
+        out[n].unseen = k->status != CR_BALL_SEEN;
         out[n].at_rest = at_rest;
         out[n].struck = struck;
         n++;

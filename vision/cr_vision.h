@@ -93,7 +93,8 @@ typedef struct {
  * there within half a radius of (x, y) is it, still at rest; one found
  * further off is another ball, or it, which the tracker decides).
  * step_mm: how far it goes in a frame at the speed it was last seen at
- * (0 for a ball held where it rested). */
+ * (0 for a ball held where it rested). unseen: the tracker did not see it
+ * in the last frame (held, or on its way). */
 typedef struct {
     double x, y;
     double reach_mm;
@@ -101,6 +102,7 @@ typedef struct {
     int at_rest;
     int struck;
     double step_mm;
+    int unseen;
 } cr_ball_hint_t;
 
 /* Where a tracked ball is. */

@@ -1094,6 +1094,20 @@ static void td_learn_lamps(td_ctx_t *c, cr_detector_t *d, uint64_t *seed, uint64
     }
 }
 
+/* The scene of the highlight tests: 1920x1080, red cloth, a dim exposure
+ * (0.7), a detector placing balls by their highlights that has learned the
+ * lamps (td_learn_lamps()). */
+static void td_open_lamps(td_ctx_t *c, cr_detector_t **d, uint64_t *seed, uint64_t *x)
+{
+    cr_detect_params_t p;
+
+    CU_ASSERT_FATAL(td_open_lit(c, 1920, 1080, 3.0, 200.0, -0.08, CR_CLOTH_RED, 5, 0.7) == 0);
+    cr_detect_params_defaults(&p);
+    p.use_highlights = 1;
+    CU_ASSERT_FATAL(cr_detector_create(&c->cam, &c->tab, &p, d) == 0);
+    td_learn_lamps(c, *d, seed, x);
+}
+
 /* A ball of the cloth's colour at rest is placed by its highlights once the
  * lamps are known: the detector learns them from well-seen balls resting at
  * places all over the table (layouts held for a few frames, as balls rest
@@ -1110,16 +1124,11 @@ static void test_placed_by_its_highlights(void)
     static const double cases[][2] = {{2240.0, 1090.0}, {1017.0, 149.0}, {640.0, 900.0},   {1900.0, 420.0},
                                       {2091.7, 1232.2}, {261.0, 791.0},  {2254.7, 1093.3}, {400.0, 200.0}};
     td_ctx_t c;
-    cr_detect_params_t p;
     cr_detector_t *d = NULL;
     uint64_t seed = 4321, x = 99, x2 = 77; /* x2: the noise of the checks after the first */
     int ci;
 
-    CU_ASSERT_FATAL(td_open_lit(&c, 1920, 1080, 3.0, 200.0, -0.08, CR_CLOTH_RED, 5, 0.7) == 0);
-    cr_detect_params_defaults(&p);
-    p.use_highlights = 1;
-    CU_ASSERT_FATAL(cr_detector_create(&c.cam, &c.tab, &p, &d) == 0);
-    td_learn_lamps(&c, d, &seed, &x);
+    td_open_lamps(&c, &d, &seed, &x);
     /* the simulator's lamps: 1000 mm above the long string at L/2 and
      * L/2 +- L/3 (cr_render.h) */
     {
@@ -1208,16 +1217,11 @@ static void test_scan_finds_by_highlights(void)
     enum { BARE = 10, NF = 110, LAST = 40 };
     static const double cases[][2] = {{2092.0, 1241.4}, {2091.7, 1232.2}, {2431.0, 40.0}, {1400.0, 600.0}};
     td_ctx_t c;
-    cr_detect_params_t p;
     cr_detector_t *d = NULL;
     uint64_t seed = 4321, x = 99;
     int ci;
 
-    CU_ASSERT_FATAL(td_open_lit(&c, 1920, 1080, 3.0, 200.0, -0.08, CR_CLOTH_RED, 5, 0.7) == 0);
-    cr_detect_params_defaults(&p);
-    p.use_highlights = 1;
-    CU_ASSERT_FATAL(cr_detector_create(&c.cam, &c.tab, &p, &d) == 0);
-    td_learn_lamps(&c, d, &seed, &x);
+    td_open_lamps(&c, &d, &seed, &x);
     for (ci = 0; ci < (int)(sizeof cases / sizeof cases[0]); ci++) {
         cr_render_ball_t balls[3];
         cr_yuv_image_t img;
@@ -1285,16 +1289,11 @@ static void test_slow_roll_by_highlights(void)
     enum { NF = 40 };
     static const double cases[][4] = {{2020.0, 1232.2, 1.5, 0.0}, {700.0, 180.0, 1.0, 1.0}};
     td_ctx_t c;
-    cr_detect_params_t p;
     cr_detector_t *d = NULL;
     uint64_t seed = 4321, x = 99;
     int ci;
 
-    CU_ASSERT_FATAL(td_open_lit(&c, 1920, 1080, 3.0, 200.0, -0.08, CR_CLOTH_RED, 5, 0.7) == 0);
-    cr_detect_params_defaults(&p);
-    p.use_highlights = 1;
-    CU_ASSERT_FATAL(cr_detector_create(&c.cam, &c.tab, &p, &d) == 0);
-    td_learn_lamps(&c, d, &seed, &x);
+    td_open_lamps(&c, &d, &seed, &x);
     for (ci = 0; ci < (int)(sizeof cases / sizeof cases[0]); ci++) {
         const double dx = cases[ci][2], dy = cases[ci][3];
         int f, found = 0;

@@ -546,19 +546,20 @@ static int head_check(review_t *rv, const cr_frame_t *fr, double t)
         return 0;
     img = (cr_calib_image_t){rgb, fr->width, fr->height, 3 * fr->width};
     cr_calib_params_defaults(&cp);
-    if (cr_calib_rack_find(&img, &rv->rp.table, &cp, rv->head_calib, &rack) == CR_CALIB_OK) {
+    if (cr_calib_rack_find(&img, &rv->rp.table, &cp, rv->head_calib, &rack) == CR_CALIB_OK &&
+        (rack.where == CR_CALIB_RACK_AT_FOOT || rack.where == CR_CALIB_RACK_AT_HEAD)) {
+        char why[128];
+        const char *side = rv->head_right ? "right" : "left";
+
+        snprintf(why, sizeof(why), "a rack of about %.0f balls over the foot spot at %.2f s", rack.n_balls, t);
+        rv->head_open = false;
         if (rack.where == CR_CALIB_RACK_AT_FOOT) {
-            rv->head_open = false;
-            snprintf(rv->head_desc, sizeof(rv->head_desc), "on the image %s (a rack of about %.0f balls over the foot "
-                     "spot at %.2f s)", rv->head_right ? "right" : "left", rack.n_balls, t);
+            snprintf(rv->head_desc, sizeof(rv->head_desc), "on the image %s (%s)", side, why);
             if (!rv->o->quiet)
-                fprintf(stderr, "cueref: review: head end on the image %s, as taken: a rack of about %.0f balls over "
-                                "the foot spot at %.2f s\n", rv->head_right ? "right" : "left", rack.n_balls, t);
+                fprintf(stderr, "cueref: review: head end on the image %s, as taken: %s\n", side, why);
             release_held(rv);
-        } else if (rack.where == CR_CALIB_RACK_AT_HEAD) {
-            rv->head_open = false;
-            snprintf(rv->head_desc, sizeof(rv->head_desc), "a rack of about %.0f balls over the foot spot at %.2f s",
-                     rack.n_balls, t);
+        } else {
+            snprintf(rv->head_desc, sizeof(rv->head_desc), "%s", why);
             rc = 1;
         }
     }

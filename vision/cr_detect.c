@@ -2444,16 +2444,21 @@ static void cr_det_hl_recheck(cr_detector_t *d, const cr_yuv_image_t *img, const
     d->reuse[a] = 0;
 }
 
-/* The first of dets[0, nd) that scores min_score with its centre closer
- * than dist to (x, y) (table mm); nd when none is. */
-static int cr_det_ball_near(const cr_detector_t *d, int nd, double x, double y, double dist)
+/* The first of dets[0, nd) but dets[skip] (-1: none) that scores min_score
+ * with its centre closer than dist to (x, y) (table mm); nd when none is. */
+static int cr_det_ball_near_but(const cr_detector_t *d, int nd, int skip, double x, double y, double dist)
 {
     int b;
 
     for (b = 0; b < nd; b++)
-        if (d->dets[b].score >= d->p.min_score && hypot(x - d->dets[b].x, y - d->dets[b].y) < dist)
+        if (b != skip && d->dets[b].score >= d->p.min_score && hypot(x - d->dets[b].x, y - d->dets[b].y) < dist)
             break;
     return b;
+}
+
+static int cr_det_ball_near(const cr_detector_t *d, int nd, double x, double y, double dist)
+{
+    return cr_det_ball_near_but(d, nd, -1, x, y, dist);
 }
 
 /* Adds a detection a look or the scan found (identified, tagged with the
@@ -2538,7 +2543,7 @@ static int cr_det_hl_find(cr_detector_t *d, const cr_yuv_image_t *img, double x,
     const double R = d->tab.ball_radius_mm;
     cr_hl_spot_t sp[CR_DET_HL_SPOTS];
     double u, v, rp, hx, hy, hs;
-    int n, b;
+    int n;
 
     if (!d->p.use_highlights || d->hl.n_lamps < 2 || !cr_camera_project(&d->cam, x, y, R, &u, &v))
         return 0;
@@ -2546,11 +2551,9 @@ static int cr_det_hl_find(cr_detector_t *d, const cr_yuv_image_t *img, double x,
     n = cr_hl_spots(img->y, img->stride_y, d->w, d->h, u, v, (reach_mm + 0.8 * R) * rp / R, rp, cr_det_hl_min_top(d),
                     sp, CR_DET_HL_SPOTS);
     if (cr_hl_locate(&d->hl, &d->cam, R, x, y, reach_mm, fmax(1.0, 0.08 * rp), sp, n, &hx, &hy, &hs) < 2 ||
-        !cr_det_centre_ok(d, hx, hy, 0.0) || !cr_camera_project(&d->cam, hx, hy, R, &u, &v))
+        !cr_det_centre_ok(d, hx, hy, 0.0) || cr_det_ball_near_but(d, nd, skip, hx, hy, 1.8 * R) < nd ||
+        !cr_camera_project(&d->cam, hx, hy, R, &u, &v))
         return 0;
-    for (b = 0; b < nd; b++)
-        if (b != skip && d->dets[b].score >= d->p.min_score && hypot(hx - d->dets[b].x, hy - d->dets[b].y) < 1.8 * R)
-            return 0;
     rp = cr_det_radius_at(d, u, v);
     if (cr_det_fg_share(d, u, v, rp) > 0.5f)
         return 0;
@@ -2826,15 +2829,15 @@ static int cr_det_scan(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
                     break;
             if (b < d->n_probe)
                 continue;
+            /* placed by highlights, the place is mostly not foreground
+             * (cr_det_hl_find()); a fit's that is is the regions' own */
             if (!cr_det_refine(d, img, cd, &det) || det.score < d->p.min_score || det.blur_dx != 0.0 ||
                 det.blur_dy != 0.0 || !cr_det_centre_ok(d, det.x, det.y, 0.0)) {
                 if (!cr_det_hl_find(d, img, cx, cy, R, nd, -1, &det))
                     continue;
-            } else {
-                cr_det_hl_better(d, img, nd, -1, &det);
+            } else if (!cr_det_hl_better(d, img, nd, -1, &det) && cr_det_fg_share(d, det.u, det.v, det.r_px) > 0.5f) {
+                continue;
             }
-            if (cr_det_fg_share(d, det.u, det.v, det.r_px) > 0.5f)
-                continue; /* the regions' own (or, placed by highlights, none) */
             if (cr_det_ball_near(d, nd, det.x, det.y, 1.8 * R) < nd)
                 continue;
             for (b = 0; b < d->n_probe; b++)

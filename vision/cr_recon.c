@@ -5309,21 +5309,39 @@ static void merge_named(cr_recon_t *rc, long a)
 
     for (s = NID; s < NB; s++) {
         const int id = rc->spare_id[s];
-        bool vacant;
+        bool vacant, found;
 
         /* a number held a while (not one the tracker gave for a moment) */
         if (rc->spare_track[s] < 0 || id < 0 || id >= NID ||
             frm(rc, rc->n_frames - 1)->t - rc->spare_since[s] < rc->p.merge_hold_s)
             continue;
         vacant = rc->b[id].state == B_GONE || rc->b[id].state == B_ABSENT;
+        /* or lost (out of sight moving: over a cushion, on a course into a
+         * pocket, after a blow) and this track first seen after it was:
+         * that ball found again, under a new track */
+        found = rc->b[id].state == B_LOST && frm(rc, a)->st[s] == OB_SEEN && frame_ok(rc, rc->b[id].last_seen);
+        for (k = rc->n_frames > RING ? rc->n_frames - RING : 0; k <= rc->b[id].last_seen && found; k++)
+            if (frm(rc, k)->st[s] == OB_SEEN)
+                found = false; /* seen beside it: another ball */
         if (vacant && rc->b[s].state == B_REST && !may_return(rc, id, rc->b[s].rx, rc->b[s].ry))
             continue; /* not where that ball can be */
-        for (k = a; k < rc->n_frames && vacant; k++)
+        for (k = a; k < rc->n_frames && (vacant || found); k++)
             if (frm(rc, k)->st[id] == OB_SEEN)
-                vacant = false;
-        if (!vacant)
+                vacant = found = false;
+        if (!vacant && !found)
             continue;
         relabel_slot(rc, s, id);
+        if (found) {
+            /* the lost ball keeps its state, which its samples now find
+             * again (analyse()); the track's own slot is no ball */
+            rball_t tb = rc->b[id];
+
+            rc->b[id] = rc->b[s];
+            rc->b[s] = tb;
+            memset(&rc->b[s], 0, sizeof(rc->b[s]));
+            rc->b[s].t_brush = -INFINITY;
+            rc->b[s].lost_pk = -1;
+        }
         if (id == CR_BALL_CUE) {
             rball_t *b = &rc->b[CR_BALL_CUE];
 

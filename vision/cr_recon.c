@@ -43,7 +43,6 @@
 #define QCAP 512        /* events waiting to be handed out */
 #define MIN_OUT 64      /* smallest out capacity accepted */
 #define RW_MAX 160      /* samples in a cushion V fit */
-#define ALONG_SPAN_S 0.5 /* s of approach a shallow cushion contact is timed from */
 #define VANISH_WAIT_S 0.05 /* a rolling ball hidden this long near a pocket dropped */
 /* The least slowing a lost ball's course is followed at (and a rolling
  * ball's reach judged at), mm/s^2: half of
@@ -2631,7 +2630,7 @@ static double vee_fit(const double *ts, const double *ds, int n, double t0, doub
  * further off does not); to the jaw point itself when the nearest sample
  * is within R + contact_tol of it and it is nearer than either line. */
 static int rail_samples(cr_recon_t *rc, int i, int r, long k0, long k1, double t_near, double *t, double *d, double *xs,
-                        double *ys, int max, bool *at_point, cr_point_t *jaw, double piece[5])
+                        double *ys, int max, bool *at_point, cr_point_t *jaw)
 {
     double dmin = INFINITY, dir[2], sgn;
     cr_point_t on, p;
@@ -2680,145 +2679,11 @@ static int rail_samples(cr_recon_t *rc, int i, int r, long k0, long k1, double t
     sgn = sgn < 0 ? -1.0 : 1.0;
     for (q = 0; q < n; q++)
         d[q] = sgn * ((xs[q] - on.x) * dir[1] - (ys[q] - on.y) * dir[0]);
-    piece[0] = on.x;
-    piece[1] = on.y;
-    piece[2] = dir[0];
-    piece[3] = dir[1];
-    piece[4] = sgn;
     return n;
 }
 
 static bool turned_about(const double *xs, const double *ys, const double *ts, int n, double tc, double sigma,
                          cr_point_t jaw);
-
-/* The contact time of a shallow cushion contact, from the straight
- * piece of cushion it turned off (piece: a point of its line, the line's
- * direction and the ball's side, from rail_samples()). Against the time,
- * the distance to the line is two lines only over a short window (the
- * cloth slows the ball, and at a graze its normal speed is a few
- * centimetres a second, so a short window leaves the contact a frame or
- * two uncertain); against the position along the line it is two straight
- * lines whatever the slowing, a V with its vertex at R, and every sample
- * of the approach since t_lo (up to ALONG_SPAN_S) fixes it. The time is
- * when the approach's position along the line, a quadratic in time,
- * reached the vertex's. tb, the time fitted against the time, stands
- * unless the ball ran along the line over twice as fast as into it (a
- * steeper contact is timed well by its normal motion, and its position
- * along the line fixes no time) and both sides have samples. */
-static double along_contact_time(cr_recon_t *rc, int i, const double piece[5], long a, double tb, double t_lo)
-{
-    double ts[RW_MAX], us[RW_MAX], ds[RW_MAX], best = INFINITY, ub = NAN, u0, u1, mt = 0, mu = 0, stt = 0, stu = 0;
-    double vu, vn = 0, sgn, from = fmax(tb - ALONG_SPAN_S, t_lo);
-    long k, k0 = a;
-    int n = 0, g, q, nb = 0;
-
-    while (k0 > a - (RW_MAX - 1) && frame_ok(rc, k0 - 1) && frm(rc, k0 - 1)->t >= from)
-        k0--;
-    for (k = k0; k <= a && n < RW_MAX; k++) {
-        rframe_t *f;
-        double x, y;
-
-        if (!frame_ok(rc, k) || (f = frm(rc, k))->st[i] != OB_SEEN)
-            continue;
-        x = f->x[i] - piece[0];
-        y = f->y[i] - piece[1];
-        ts[n] = f->t;
-        us[n] = x * piece[2] + y * piece[3];
-        ds[n] = piece[4] * (x * piece[3] - y * piece[2]);
-        nb += ts[n] < tb;
-        n++;
-    }
-    if (n < 8 || nb < 4 || n - nb < 2)
-        return tb;
-    /* the speeds along the line (all samples) and into it (the approach) */
-    for (q = 0; q < n; q++) {
-        mt += ts[q] / n;
-        mu += us[q] / n;
-    }
-    for (q = 0; q < n; q++) {
-        stt += (ts[q] - mt) * (ts[q] - mt);
-        stu += (ts[q] - mt) * (us[q] - mu);
-    }
-    vu = stu / fmax(stt, 1e-12);
-    {
-        double bt = 0, bd = 0, a1 = 0, a2 = 0;
-
-        for (q = 0; q < nb; q++) {
-            bt += ts[q] / nb;
-            bd += ds[q] / nb;
-        }
-        for (q = 0; q < nb; q++) {
-            a1 += (ts[q] - bt) * (ds[q] - bd);
-            a2 += (ts[q] - bt) * (ts[q] - bt);
-        }
-        if (a2 > 0)
-            vn = -a1 / a2;
-    }
-    if (!(fabs(vu) > 2.0 * fabs(vn)))
-        return tb;
-    sgn = vu > 0 ? 1.0 : -1.0;
-    for (q = 0; q < n; q++)
-        us[q] *= sgn;
-    /* the vertex, searched from 0.1 s before tb to 0.05 s after it, as the
-     * time fit's own window, on the along axis; each side a line from
-     * (vertex, R), its slope the least-squares one (none negative) */
-    u0 = sgn * mu + fabs(vu) * (tb - 0.1 - mt);
-    u1 = sgn * mu + fabs(vu) * (tb + 0.05 - mt);
-    for (g = 0; g <= 128; g++) {
-        double sxy[2] = {0, 0}, sxx[2] = {0, 0}, sse = 0, sl[2], uc = u0 + (u1 - u0) * g / 128.0;
-        int nn[2] = {0, 0};
-
-        for (q = 0; q < n; q++) {
-            int side = us[q] >= uc;
-            double w = fabs(us[q] - uc);
-
-            sxy[side] += (ds[q] - rc->R) * w;
-            sxx[side] += w * w;
-            nn[side]++;
-        }
-        if (nn[0] < 3 || nn[1] < 2)
-            continue;
-        for (q = 0; q < 2; q++)
-            sl[q] = sxx[q] > 0 ? fmax(0.0, sxy[q] / sxx[q]) : 0.0;
-        for (q = 0; q < n; q++) {
-            double e = ds[q] - rc->R - sl[us[q] >= uc] * fabs(us[q] - uc);
-
-            sse += e * e;
-        }
-        if (sse < best) {
-            best = sse;
-            ub = uc;
-        }
-    }
-    if (!isfinite(ub))
-        return tb;
-    {
-        /* when the approach got there: its along position over its last
-         * 0.2 s, a quadratic in time (a line with fewer than 6 samples),
-         * solved by Newton's steps from tb */
-        double tt[RW_MAX], xx[RW_MAX], yy[RW_MAX], ww[RW_MAX], tc = tb;
-        int c = 0, it;
-        seg_t sq;
-
-        for (q = 0; q < n; q++)
-            if (us[q] < ub && ts[q] >= tb - 0.2) {
-                tt[c] = ts[q];
-                xx[c] = us[q];
-                yy[c] = 0;
-                ww[c++] = 1.0;
-            }
-        if (c < 4 || !poly_fit(tt, xx, yy, ww, c, tb, c >= 6 ? 2 : 1, &sq) || !(sq.v[0] > 0))
-            return tb;
-        for (it = 0; it < 8; it++) {
-            double u = tc - tb, pos = sq.p[0] + sq.v[0] * u + 0.5 * sq.a[0] * u * u, vel = sq.v[0] + sq.a[0] * u;
-
-            if (!(vel > 0))
-                return tb;
-            tc -= (pos - ub) / vel;
-        }
-        return fabs(tc - tb) <= 0.1 ? tc : tb;
-    }
-}
 
 /* When ball i touched rail r near t_near: its distance to the nose line,
  * before and after, against time, is two lines that meet at distance R
@@ -2830,9 +2695,7 @@ static double along_contact_time(cr_recon_t *rc, int i, const double piece[5], l
  * contact put it a few millimetres off) and both sides are significant (slope over 3 of its standard
  * errors, from sigma_mm): a real turn at R, not noise along a cushion nor a
  * ball drifting a few millimetres off it. Returns the time where the V
- * forced through R fits best (the contact time); for a significant
- * shallow contact with a straight piece, the time along_contact_time()
- * finds from the longer approach. */
+ * forced through R fits best (the contact time). */
 static double rail_contact_time(cr_recon_t *rc, int i, int r, long a, double t_near, double t_lo, double sigma_mm,
                                 bool wide, bool *sig_ok)
 {
@@ -2842,13 +2705,12 @@ static double rail_contact_time(cr_recon_t *rc, int i, int r, long a, double t_n
     long k0 = a;
     int n, g, k;
     bool at_point = false;
-    double piece[5] = {0, 0, 1, 0, 1};
     cr_point_t jaw = {0, 0};
 
     *sig_ok = false;
     while (k0 > a - (RW_MAX - 1) && frame_ok(rc, k0 - 1) && frm(rc, k0 - 1)->t >= from)
         k0--;
-    n = rail_samples(rc, i, r, k0, a, t_near, ts, ds, xs, ys, RW_MAX, &at_point, &jaw, piece);
+    n = rail_samples(rc, i, r, k0, a, t_near, ts, ds, xs, ys, RW_MAX, &at_point, &jaw);
     if (n < 5)
         return t_near;
     t0 = fmax(ts[0], t_near - (wide ? 0.2 : 0.1));
@@ -2896,8 +2758,6 @@ static double rail_contact_time(cr_recon_t *rc, int i, int r, long a, double t_n
     }
     if (*sig_ok && at_point)
         *sig_ok = turned_about(xs, ys, ts, n, tb, sigma_mm, jaw);
-    if (*sig_ok && !at_point)
-        tb = along_contact_time(rc, i, piece, a, tb, t_lo);
     return tb;
 }
 

@@ -5192,12 +5192,10 @@ static void merge_named(cr_recon_t *rc, long a)
             continue;
         relabel_slot(rc, s, id);
         if (found) {
-            /* the lost ball keeps its state, which its samples now find
-             * again (analyse()); the track's own slot is no ball */
-            rball_t tb = rc->b[id];
-
+            /* the lost ball keeps its state (relabel_slot() moved it to
+             * slot s), which its samples now find again (analyse()); the
+             * track's own slot is no ball */
             rc->b[id] = rc->b[s];
-            rc->b[s] = tb;
             memset(&rc->b[s], 0, sizeof(rc->b[s]));
             rc->b[s].t_brush = -INFINITY;
             rc->b[s].lost_pk = -1;

@@ -1270,6 +1270,14 @@ static double jaw_time(const cr_recon_t *rc, const seg_t *s, int p, double t0, d
 
 /* ------------------------------------------------------------ lifecycle */
 
+/* A slot that holds no ball: nothing brushed it, no pocket on a course. */
+static void clear_ball(rball_t *b)
+{
+    memset(b, 0, sizeof(*b));
+    b->t_brush = -INFINITY;
+    b->lost_pk = -1;
+}
+
 int cr_recon_create(const cr_table_t *t, const cr_recon_params_t *p, cr_recon_t **out)
 {
     cr_recon_t *rc;
@@ -1306,7 +1314,7 @@ int cr_recon_create(const cr_table_t *t, const cr_recon_params_t *p, cr_recon_t 
     for (int k = 0; k < NB; k++) {
         rc->spare_track[k] = rc->spare_id[k] = rc->spare_named[k] = -1;
         rc->spare_since[k] = 0.0;
-        rc->b[k].t_brush = -INFINITY;
+        clear_ball(&rc->b[k]);
     }
     *out = rc;
     return CR_OK;
@@ -5196,9 +5204,7 @@ static void merge_named(cr_recon_t *rc, long a)
              * slot s), which its samples now find again (analyse()); the
              * track's own slot is no ball */
             rc->b[id] = rc->b[s];
-            memset(&rc->b[s], 0, sizeof(rc->b[s]));
-            rc->b[s].t_brush = -INFINITY;
-            rc->b[s].lost_pk = -1;
+            clear_ball(&rc->b[s]);
         }
         if (id == CR_BALL_CUE) {
             rball_t *b = &rc->b[CR_BALL_CUE];

@@ -369,6 +369,8 @@ int main(int argc, char **argv)
                 hs[nh].tag = id2 + 1;
                 hs[nh].at_rest = hypot(a1->x - a2->x, a1->y - a2->y) < 0.05;
                 hs[nh].struck = 0;
+                hs[nh].step_mm = hypot(a1->x - a2->x, a1->y - a2->y);
+                hs[nh].unseen = 0;
                 nh++;
             }
             cr_detector_expect(det, hs, nh);

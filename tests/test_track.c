@@ -125,10 +125,14 @@ static cr_tracker_t *short_tracker(void)
  * struck one, its reach growing at the 1's speed (up to four radii), and
  * the look for it that finds it 60 mm on, 0.1 s later, gives the 3 its
  * new place. With no ball passing, the hint stays at rest, half a radius
- * wide. */
+ * wide. The same when the 3 rolled to its place first and was lost on its
+ * way for a moment: found again, its next loss is judged afresh, not as
+ * the loss of a rolling ball (the look's find was not given to it; on the
+ * 720p30 films a maroon 7 so lost earlier was never looked for as struck,
+ * and its pot went unseen). */
 static void test_struck_ball_looked_for(void)
 {
-    for (int q = 0; q < 2; q++) {
+    for (int q = 0; q < 3; q++) {
         cr_tracker_t *tr = short_tracker();
         cr_ball_frame_t *f = malloc(sizeof(*f));
         cr_ball_hint_t h[8];
@@ -156,11 +160,15 @@ static void test_struck_ball_looked_for(void)
                         reach_max = h[i].reach_mm;
                 }
             /* the 1, from x = 700 at the stroke (0.5 s), or passing wide */
-            if (q == 0)
+            if (q != 1)
                 d[nd++] = det_of(1, tk < 0.5 ? 700.0 : fmin(700.0 + v * (tk - 0.5), xc), 600.0, -1);
             else
                 d[nd++] = det_of(1, tk < 0.5 ? 700.0 : 700.0 + v * (tk - 0.5), 400.0, -1);
-            if (tk < tc + 0.5 / fps) {
+            if (q == 2 && tk < 0.3) {
+                /* it rolls to its place first, unseen for a while on its way */
+                if (tk < 0.1 || tk >= 0.2)
+                    d[nd++] = det_of(3, 1000.0, 900.0 - 1000.0 * tk, -1);
+            } else if (tk < tc + 0.5 / fps) {
                 d[nd++] = det_of(3, 1000.0, 600.0, -1);
             } else if (k >= k_seen && tag3) { /* the looks for the 3 find it on its way */
                 for (int i = 0; i < n; i++)
@@ -179,7 +187,7 @@ static void test_struck_ball_looked_for(void)
                         fabs(f->balls[b].y - 600.0) < 2.0)
                         taken++;
         }
-        if (q == 0) {
+        if (q != 1) {
             CU_ASSERT(struck > 0);
             CU_ASSERT(wide > 0);
             CU_ASSERT(reach_max <= 4.0 * R_MM + 1e-9 && reach_max > 2.0 * R_MM);
@@ -189,8 +197,9 @@ static void test_struck_ball_looked_for(void)
             CU_ASSERT_EQUAL(wide, 0);
             CU_ASSERT(fabs(reach_max - 0.5 * R_MM) < 1e-9);
         }
-        if (q == 0 && (!struck || taken != 1))
-            printf("\n  struck hints %d, wide %d, reach up to %.1f mm, taken %d", struck, wide, reach_max, taken);
+        if (q != 1 && (!struck || taken != 1))
+            printf("\n  case %d: struck hints %d, wide %d, reach up to %.1f mm, taken %d", q, struck, wide, reach_max,
+                   taken);
         cr_tracker_destroy(tr);
         free(f);
     }

@@ -1957,6 +1957,7 @@ int cr_tracker_push(cr_tracker_t *tr, double t_s, uint64_t frame, const cr_detec
                 if (k->status == CR_BALL_GONE)
                     ungone(tr, rows[i]);
                 k->status = CR_BALL_SEEN;
+                k->moving_at_loss = false; /* found: a loss to come is judged afresh */
                 track_update(tr, k, &tr->det[j], t_s, touch[i]);
                 continue;
             }

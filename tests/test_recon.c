@@ -2878,6 +2878,63 @@ static void test_lost_running_along_a_cushion_into_a_pocket(void)
     }
 }
 
+/* As above, but the 7 meets the left cushion at 40 degrees (1.3 m/s), 110
+ * mm from the foot-left corner, and is lost a frame after it met it: its
+ * course before the cushion runs on into the pocket's mouth (a path of one
+ * sample since a contact is no course), but a ball does not run
+ * through a cushion's nose, it rebounds (1080p60 clip 10's break: the green
+ * 6 on green cloth, lost at such a cushion, was called pocketed, and every
+ * ruling after it went to the wrong player). It is found again 0.2 s later
+ * rolling back onto the bed: no pocket. Never found again, it is not a
+ * certain pocket either (where it went is not known). */
+static void test_lost_meeting_a_cushion_before_a_pocket(void)
+{
+    for (int q = 0; q < 2; q++) {
+        const double fps = 60.0, t0 = 1.0, vx = 1000.0, vy = -840.0, xc = 2430.0, yc = 28.575;
+        double xl = 0.0, yl = 0.0, conf_max = 0.0;
+        int pockets = 0, n;
+        rfix_t f;
+
+        rfix_open(&f, fps, 181 + (uint64_t)q);
+        for (int k = 0; k < (int)(5.0 * fps); k++) {
+            /* it meets the cushion at tc; after it, back onto the bed */
+            const double t = k / fps, tc = t0 + 0.25 + 1.0 / fps - 0.014, u = t - tc;
+            const double x = xc + vx * u, y = u < 0.0 ? yc + vy * u : yc - 0.6 * vy * u;
+
+            rfix_frame(&f, t, k);
+            rfix_ball(&f, 0, 0, 600.0 + 120.0 * fmin(t, 3.5), 600, 0.5, 0.5); /* rolls until t = 3.5 s */
+            rfix_ball(&f, 9, 2, 1500, 900, 0.5, 0.5);
+            if (t < t0) {
+                rfix_ball(&f, 7, 1, xc + vx * (t0 - tc), yc + vy * (t0 - tc), 0.0, 0.5);
+            } else if (u < 1.0 / fps) { /* seen until a frame after it met the cushion */
+                rfix_ball(&f, 7, 1, x, y, 0.5, 0.5);
+                xl = x, yl = y;
+            } else if (q == 0 && u > 0.2 && y < 400.0) { /* found again, rolling back onto the bed */
+                rfix_ball(&f, 7, 1, x, y, 0.5, 0.5);
+            } else if (q == 0 && u > 0.2) { /* and at rest */
+                rfix_ball(&f, 7, 1, xc + vx * (400.0 - yc) / (0.6 * -vy), 400.0, 0.5, 0.5);
+            } else { /* as the tracker has it: gone at once (run into the pocket, it says) */
+                rfix_ball(&f, 7, 1, xl, yl, 0.0, 0.5)->status = CR_BALL_GONE;
+            }
+            CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
+            for (int e = 0; e < n; e++)
+                if (f.out[e].type == CR_EV_POCKET && f.out[e].ball == 7)
+                    pockets++, conf_max = fmax(conf_max, f.out[e].confidence);
+        }
+        CU_ASSERT_EQUAL(cr_recon_finish(f.rc, f.out, 128, &n), 0);
+        for (int e = 0; e < n; e++)
+            if (f.out[e].type == CR_EV_POCKET && f.out[e].ball == 7)
+                pockets++, conf_max = fmax(conf_max, f.out[e].confidence);
+        if (q == 0)
+            CU_ASSERT_EQUAL(pockets, 0);
+        CU_ASSERT(conf_max < 1.0);
+        if ((q == 0 && pockets) || conf_max >= 1.0)
+            printf("\n  %s: %d pockets, confidence up to %.2f", q == 0 ? "found again" : "never found", pockets,
+                   conf_max);
+        rfix_close(&f);
+    }
+}
+
 /* A ball of the cloth's colour rolls at 700 mm/s into the foot-left pocket
  * (60 fps), its fits wavering 9 mm to either side of its path every few
  * frames, so that its path splits into pieces of a few samples; it is lost
@@ -3643,6 +3700,8 @@ int cr_test_register_recon(void)
                      test_lost_at_cushion_comes_back) ||
         !CU_add_test(s, "a ball lost running along a cushion into a pocket close by dropped there",
                      test_lost_running_along_a_cushion_into_a_pocket) ||
+        !CU_add_test(s, "a ball lost as it meets a cushion before a pocket did not drop",
+                     test_lost_meeting_a_cushion_before_a_pocket) ||
         !CU_add_test(s, "disturbed between shots", test_disturbed_between_shots) ||
         !CU_add_test(s, "a ball wavering beside another between shots strikes nothing", test_waver_turns_beside_a_ball) ||
         !CU_add_test(s, "no touched ball at a 30 fps break", test_break_no_touched_ball) ||

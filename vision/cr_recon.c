@@ -2426,6 +2426,34 @@ static void rail_course(cr_recon_t *rc, int i, int r, double t_hit, double x, do
     set_lost_course(b, pk, RAIL_POCKET_CONF, t_hit, x0, y0, tx, ty, vt, LOST_DEC_MIN, d);
 }
 
+/* Whether segment s's course in (t0, t1] meets a cushion's nose where the
+ * nose runs straight, outside every pocket's reach, at more than a glancing
+ * angle (into it faster than half as fast as along it: over 27 degrees): a
+ * ball does not run through a cushion, it rebounds there. One running along
+ * the nose (frozen to it, or a rail-first pot at a shallow angle) may go on
+ * into the pocket. */
+static bool meets_nose(const cr_recon_t *rc, const seg_t *s, double t0, double t1)
+{
+    const int N = 48;
+
+    for (int k = 1; k <= N; k++) {
+        double t = t0 + (t1 - t0) * k / N, x, y, vx, vy, nx, ny;
+
+        seg_eval(s, t, &x, &y);
+        if (near_pocket(rc, x, y, rc->R, NULL) >= 0)
+            continue;
+        for (int r = 0; r < CR_RAIL_COUNT; r++) {
+            if (rail_dist(rc, r, x, y) > rc->R)
+                continue;
+            seg_vel(s, t, &vx, &vy);
+            rail_normal(r, &nx, &ny);
+            if (-(vx * nx + vy * ny) > 0.5 * fabs(vx * ny - vy * nx))
+                return true;
+        }
+    }
+    return false;
+}
+
 /* A moving ball that vanished at frame a (last seen before). */
 static void vanish(cr_recon_t *rc, int i, long a)
 {
@@ -2489,7 +2517,7 @@ static void vanish(cr_recon_t *rc, int i, long a)
             const seg_t *pv = seg_back(b, 1, &e0);
 
             if (pv && !pv->rest && isfinite(tc = mouth_crossing(rc, pv, p, tl, t1, N)))
-                tc = fmin(tc, tl);
+                tc = meets_nose(rc, pv, fmin(e0, tc), tc) ? NAN : fmin(tc, tl);
         }
         /* nor is one sighting's velocity (from where it rested, or a jump
          * of its fit) a course that carries a ball far: it reaches a mouth
@@ -2502,7 +2530,10 @@ static void vanish(cr_recon_t *rc, int i, long a)
             if (hypot(fl->x[i] - pc.x, fl->y[i] - pc.y) > cr_table_mouth_width(&rc->tab, (cr_pocket_t)p) + rc->R)
                 tc = NAN;
         }
-        if (!isfinite(tc))
+        /* nor does one whose course meets a cushion's nose at more than a
+         * glancing angle on its way there (above too): it rebounds (lost;
+         * where it went, its course from the cushion decides) */
+        if (!isfinite(tc) || (tc > tl && meets_nose(rc, s, tl, tc)))
             goto lost;
         if (tc > ta)
             tc = ta;

@@ -2280,6 +2280,80 @@ static double chi_ok(int dof)
  * detection it smooths, in sigmas */
 #define SMOOTH_EDGE_SIGMAS 3.5
 
+/* Whether o[lo, hi) (in time order, few gaps) is one place plus noise (a
+ * constant fits within chi_ok and the edge sigmas); its place in *x, *y. */
+static bool rest_fit(const obs_t *o, int lo, int hi, double t0, double fps_dt, double *x, double *y)
+{
+    double vx, vy, edge = 0;
+    const int w = hi - lo;
+
+    return w >= 2 && o[hi - 1].t - o[lo].t <= 1.5 * (w - 1) * fps_dt + 1e-6 &&
+           polyfit(o + lo, w, t0, 0, x, y, &vx, &vy, &edge) <= chi_ok(2 * (w - 1)) &&
+           edge <= SMOOTH_EDGE_SIGMAS * SMOOTH_EDGE_SIGMAS;
+}
+
+/* A track's detections at rest in one place for a quarter of a second at
+ * least (up to a rest window), then, from a detection at or before ic on to
+ * the last one held (5 at least), at rest in another, and the two no one
+ * place: the fit moved, not the ball (one that left its place could not
+ * stop dead within a frame; a hand that moves it shows it moving): the new
+ * place, still, in *x, *y. A smoothing window across such a step makes it
+ * a slow drift, which reads downstream as a stroke (a resting cue ball's
+ * outline fit, ambiguous by 3 mm beside its shadow, refitted as a hand came
+ * for it). */
+static bool rest_step(const cr_tracker_t *tr, const obs_t *o, int n, int ic, double t0, double fps_dt, double *x,
+                      double *y, double *t_step)
+{
+    const int wmax = (int)floor(tr->p.rest_window_s / fmax(fps_dt, 1e-4));
+    const int wmin = (int)fmax(5.0, ceil(0.25 / fmax(fps_dt, 1e-4) - 1e-6));
+    double ax, ay, cx = 0, cy = 0;
+    int j, js = -1, lo;
+
+    if (wmax < wmin)
+        return false;
+    /* the earliest detection from which on it rests, back to ic - wmax */
+    for (j = ic; j >= 1 && j >= ic - wmax; j--) {
+        double qx, qy;
+
+        if (n - j < 5)
+            continue;
+        if (!rest_fit(o, j, n, t0, fps_dt, &qx, &qy))
+            break;
+        js = j, cx = qx, cy = qy;
+    }
+    if (js < 0)
+        return false;
+    lo = js - wmax > 0 ? js - wmax : 0;
+    if (js - lo < wmin || !rest_fit(o, lo, js, t0, fps_dt, &ax, &ay) || rest_fit(o, lo, n, t0, fps_dt, &ax, &ay))
+        return false;
+    *x = cx;
+    *y = cy;
+    *t_step = o[js].t;
+    return true;
+}
+
+/* Whether a track other than slot s was seen, in the held frames from
+ * t_lo to t_hi (relative to frame k's time), within contact of (x, y)
+ * (two radii and 20 mm, and as far as it goes in the span at the speed
+ * seen: at 30 fps a striker is seldom seen touching): a ball that could
+ * have struck it there. */
+static bool other_beside(cr_tracker_t *tr, uint64_t k, int s, double t_lo, double t_hi, double x, double y)
+{
+    const double t_k = frame_at(tr, k)->t, reach = 2.0 * tr->table.ball_radius_mm + 20.0;
+
+    for (uint64_t f = tr->first; f < tr->pushed; f++) {
+        const fr_t *g = frame_at(tr, f);
+
+        if (g->t - t_k < t_lo - 1e-6 || g->t - t_k > t_hi + 1e-6)
+            continue;
+        for (int i = 0; i < g->n; i++)
+            if (g->e[i].slot != s && g->e[i].seen &&
+                hypot(g->e[i].x - x, g->e[i].y - y) < reach + hypot(g->e[i].vx, g->e[i].vy) * (t_hi - t_lo))
+                return true;
+    }
+    return false;
+}
+
 /* Smoothed position and velocity of a track at time t0 from its detections
  * o[0..n-1] (in time order); ic is the index of the detection at t0. */
 static void smooth(const cr_tracker_t *tr, const obs_t *o, int n, int ic, double t0, double fps_dt, double *x,
@@ -2287,6 +2361,7 @@ static void smooth(const cr_tracker_t *tr, const obs_t *o, int n, int ic, double
 {
     static const int sizes[] = {0, 31, 15, 7, 5}; /* 0: the rest window */
     double bx = o[ic].x, by = o[ic].y, bvx = *vx, bvy = *vy;
+
 
     for (unsigned si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
         int w = sizes[si], deg;
@@ -2416,7 +2491,15 @@ int cr_tracker_pop(cr_tracker_t *tr, cr_ball_frame_t *out)
             if (ic >= 0) {
                 double x, y, vx = e->vx, vy = e->vy;
 
-                smooth(tr, o, no, ic, 0.0, dt_frame, &x, &y, &vx, &vy);
+                double ts;
+
+                if (rest_step(tr, o, no, ic, 0.0, dt_frame, &x, &y, &ts) &&
+                    !other_beside(tr, k, e->slot, ts - 2.0 * dt_frame, ts, x, y)) {
+                    vx = vy = 0.0;
+                    b->refit = true;
+                } else {
+                    smooth(tr, o, no, ic, 0.0, dt_frame, &x, &y, &vx, &vy);
+                }
                 b->x = x;
                 b->y = y;
                 b->vx = vx;

@@ -124,6 +124,9 @@ typedef struct {
     bool blurred;     /* the detection was a motion streak */
     bool not_cue;     /* id -1 only: its looks already rule out the cue ball (a
                        * coloured ball whose number is not known yet) */
+    bool refit;       /* seen at rest in one place, then in another from the frame of
+                       * its step on, for as long as the tracker's look-ahead shows: its
+                       * fit moved, not the ball (x, y the new place, vx, vy 0) */
 } cr_ball_obs_t;
 
 /* All balls the tracker knows of at one frame time. */

@@ -80,6 +80,7 @@ typedef struct {
     double t;
     double x[NB], y[NB], s[NB];
     unsigned char st[NB];
+    unsigned char rf[NB]; /* the tracker says its fit moved, not the ball (cr_ball_obs_t.refit) */
 } rframe_t;
 
 typedef struct {
@@ -1427,6 +1428,32 @@ static bool stopped_by_ball(cr_recon_t *rc, int i, long a, long e, double x, dou
     return false;
 }
 
+/* Whether another ball was seen, in frame a or the one before, within
+ * contact of ball i's rest (two radii, the contact slack, and as far as
+ * that ball went between the two frames): a ball that could have struck
+ * it (a thin cut moves a ball a few millimetres within a frame or two). */
+static bool ball_beside(const cr_recon_t *rc, int i, long a)
+{
+    const rball_t *b = &rc->b[i];
+
+    if (a < 1)
+        return false;
+    for (int j = 0; j < NB; j++) {
+        const rframe_t *f = frm((cr_recon_t *)rc, a), *g = frm((cr_recon_t *)rc, a - 1);
+        double step = 0.0;
+
+        if (j == i)
+            continue;
+        if (f->st[j] == OB_SEEN && g->st[j] == OB_SEEN)
+            step = dist2(f->x[j], f->y[j], g->x[j], g->y[j]);
+        if ((f->st[j] == OB_SEEN &&
+             dist2(f->x[j], f->y[j], b->rx, b->ry) < 2.0 * rc->R + rc->p.contact_tol_mm + step) ||
+            (g->st[j] == OB_SEEN && dist2(g->x[j], g->y[j], b->rx, b->ry) < 2.0 * rc->R + rc->p.contact_tol_mm + step))
+            return true;
+    }
+    return false;
+}
+
 /* Mean of ball i's samples in frames a..e seen, weighted by their sigmas;
  * returns the weight sum (0: none seen). */
 static double seen_mean(cr_recon_t *rc, int i, long a, long e, double *x, double *y)
@@ -1661,8 +1688,10 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
     /* beyond the noise of the sample after (a blurred jump frame has a large sigma) */
     beyond = e > a && frm(rc, e)->st[i] == OB_SEEN &&
              dev > 3.0 * fmax(rc->p.onset_min_mm, rc->p.onset_k * sig(rc, frm(rc, e)->s[i]));
-    if (beyond && i != CR_BALL_CUE && b->last_seen == a - 1 && sp * rc->dt < thr && dev <= 2.0 * rc->R &&
-        dev > 2.0 * rc->p.accel_max_mm_s2 * rc->dt * rc->dt && settled_at(rc, i, a, e) &&
+    if (((beyond && i != CR_BALL_CUE && dev > 2.0 * rc->p.accel_max_mm_s2 * rc->dt * rc->dt) ||
+         (f->rf[i] && !rc->active && dev <= 4.0 * rc->p.accel_max_mm_s2 * rc->dt * rc->dt &&
+          !ball_beside(rc, i, a))) &&
+        b->last_seen == a - 1 && sp * rc->dt < thr && dev <= 2.0 * rc->R && settled_at(rc, i, a, e) &&
         !stopped_by_ball(rc, i, a, e, f->x[i], f->y[i])) {
         /* seen at rest in the frame before and already at its new rest in
          * this one: the move took under a frame, and a ball that stops that
@@ -1671,7 +1700,15 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
          * it is the fit that moved (a ball whose colour is near the
          * cloth's has two likely outlines), not the ball. Its rest is where
          * it is now, and nothing started. Not the cue ball (put down by
-         * hand between shots; a stun from close by within one) */
+         * hand between shots; a stun from close by within one). So too a
+         * smaller step, of any ball, between shots, when the tracker,
+         * whose look-ahead sees it at rest at the new place, says its fit
+         * moved (refit), up to a hand's jump (below), and no ball is beside
+         * it: 1080p60 clip 09's resting cue ball, its outline fit two
+         * places 3 mm apart, refitted as a hand came for it, was taken for
+         * a stroke. Not in a shot: at 30 fps a ball struck thin moves a few
+         * millimetres within a frame and stops, and the striker need not be
+         * seen beside it */
         reseat(rc, i, a, e, f->t);
         return;
     }
@@ -4523,6 +4560,7 @@ static void relabel_slot(cr_recon_t *rc, int s, int id)
         d = f->y[id], f->y[id] = f->y[s], f->y[s] = d;
         d = f->s[id], f->s[id] = f->s[s], f->s[s] = d;
         c = f->st[id], f->st[id] = f->st[s], f->st[s] = c;
+        c = f->rf[id], f->rf[id] = f->rf[s], f->rf[s] = c;
     }
     for (i = 0; i < NB; i++) {
         bool bo;
@@ -5674,6 +5712,7 @@ int cr_recon_push(cr_recon_t *rc, const cr_ball_frame_t *frame, cr_event_t *out,
         f->x[id] = o->x;
         f->y[id] = o->y;
         f->s[id] = o->sigma_mm;
+        f->rf[id] = o->status == CR_BALL_SEEN && o->refit;
     }
     /* a ball no longer listed is gone */
     for (k = 0; k < NB; k++)

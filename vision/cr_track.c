@@ -2306,20 +2306,34 @@ static bool rest_step(const cr_tracker_t *tr, const obs_t *o, int n, int ic, dou
 {
     const int wmax = (int)floor(tr->p.rest_window_s / fmax(fps_dt, 1e-4));
     const int wmin = (int)fmax(5.0, ceil(0.25 / fmax(fps_dt, 1e-4) - 1e-6));
-    double ax, ay, cx = 0, cy = 0;
+    const double x0 = o[n - 1].x, y0 = o[n - 1].y;
+    double ax, ay, cx = 0, cy = 0, sw = 0, sx = 0, sy = 0, s2 = 0;
     int j, js = -1, lo;
 
-    if (wmax < wmin)
+    if (wmax < wmin || n < 1)
         return false;
-    /* the earliest detection from which on it rests, back to ic - wmax */
-    for (j = ic; j >= 1 && j >= ic - wmax; j--) {
-        double qx, qy;
+    /* the earliest detection from which on it rests, back to ic - wmax: a
+     * constant's fit to o[j, n) from sums grown as j goes back (centred on
+     * the last detection), not a fit anew for each j (this runs for every
+     * ball in every frame) */
+    for (j = n - 1; j >= 1 && j >= ic - wmax; j--) {
+        const double w = 1.0 / sq(o[j].s), dx = o[j].x - x0, dy = o[j].y - y0;
+        const int ends[3] = {j, n - 1, ic};
+        double mx, my, chi;
+        bool ok;
 
-        if (n - j < 5)
+        sw += w, sx += w * dx, sy += w * dy, s2 += w * (dx * dx + dy * dy);
+        if (j > ic || n - j < 5)
             continue;
-        if (!rest_fit(o, j, n, t0, fps_dt, &qx, &qy))
+        mx = sx / sw, my = sy / sw;
+        chi = s2 - (sx * sx + sy * sy) / sw;
+        ok = o[n - 1].t - o[j].t <= 1.5 * (n - j - 1) * fps_dt + 1e-6 && chi <= chi_ok(2 * (n - j - 1));
+        for (int q = 0; q < 3 && ok; q++) /* the window's ends and the detection smoothed */
+            ok = (sq(o[ends[q]].x - x0 - mx) + sq(o[ends[q]].y - y0 - my)) / sq(o[ends[q]].s) <=
+                 SMOOTH_EDGE_SIGMAS * SMOOTH_EDGE_SIGMAS;
+        if (!ok)
             break;
-        js = j, cx = qx, cy = qy;
+        js = j, cx = x0 + mx, cy = y0 + my;
     }
     if (js < 0)
         return false;
@@ -2361,7 +2375,6 @@ static void smooth(const cr_tracker_t *tr, const obs_t *o, int n, int ic, double
 {
     static const int sizes[] = {0, 31, 15, 7, 5}; /* 0: the rest window */
     double bx = o[ic].x, by = o[ic].y, bvx = *vx, bvy = *vy;
-
 
     for (unsigned si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
         int w = sizes[si], deg;
@@ -2489,9 +2502,7 @@ int cr_tracker_pop(cr_tracker_t *tr, cr_ball_frame_t *out)
                     break;
                 }
             if (ic >= 0) {
-                double x, y, vx = e->vx, vy = e->vy;
-
-                double ts;
+                double x, y, vx = e->vx, vy = e->vy, ts;
 
                 if (rest_step(tr, o, no, ic, 0.0, dt_frame, &x, &y, &ts) &&
                     !other_beside(tr, k, e->slot, ts - 2.0 * dt_frame, ts, x, y)) {

@@ -2280,16 +2280,31 @@ static double chi_ok(int dof)
  * detection it smooths, in sigmas */
 #define SMOOTH_EDGE_SIGMAS 3.5
 
-/* Whether o[lo, hi) (in time order, few gaps) is one place plus noise (a
- * constant fits within chi_ok and the edge sigmas); its place in *x, *y. */
+/* Whether the w detections o[lo, lo + w) take a polynomial of degree deg
+ * (0..2) as a smoothing window: about as long in time as in detections
+ * (few gaps), its chi-square within chi_ok, and the detection at t0 and the
+ * window's ends (where a change of motion inside it shows) each within
+ * SMOOTH_EDGE_SIGMAS: one ball setting off at the end of a long rest window
+ * adds little to its chi-square. The fit's value and derivative at t0 in
+ * *x, *y, *vx, *vy, its chi-square in *chi. */
+static bool window_fit(const obs_t *o, int lo, int w, double t0, int deg, double fps_dt, double *x, double *y,
+                       double *vx, double *vy, double *chi)
+{
+    double edge = 0;
+
+    if (w <= deg + 1 || o[lo + w - 1].t - o[lo].t > 1.5 * (w - 1) * fps_dt + 1e-6)
+        return false;
+    *chi = polyfit(o + lo, w, t0, deg, x, y, vx, vy, &edge);
+    return *chi <= chi_ok(2 * (w - deg - 1)) && edge <= SMOOTH_EDGE_SIGMAS * SMOOTH_EDGE_SIGMAS;
+}
+
+/* Whether o[lo, hi) is one place plus noise (window_fit() of a constant);
+ * its place in *x, *y. */
 static bool rest_fit(const obs_t *o, int lo, int hi, double t0, double fps_dt, double *x, double *y)
 {
-    double vx, vy, edge = 0;
-    const int w = hi - lo;
+    double vx, vy, chi;
 
-    return w >= 2 && o[hi - 1].t - o[lo].t <= 1.5 * (w - 1) * fps_dt + 1e-6 &&
-           polyfit(o + lo, w, t0, 0, x, y, &vx, &vy, &edge) <= chi_ok(2 * (w - 1)) &&
-           edge <= SMOOTH_EDGE_SIGMAS * SMOOTH_EDGE_SIGMAS;
+    return window_fit(o, lo, hi - lo, t0, 0, fps_dt, x, y, &vx, &vy, &chi);
 }
 
 /* A track's detections at rest in one place for a quarter of a second at
@@ -2391,22 +2406,10 @@ static void smooth(const cr_tracker_t *tr, const obs_t *o, int n, int ic, double
         }
         /* windows of w consecutive detections containing ic, a few offsets */
         for (int q = 0; q < 5; q++) {
-            int lo = ic - (w - 1) + (q * (w - 1)) / 4, hi, dof;
-            double cx = 0, cy = 0, cvx = 0, cvy = 0, chi, edge = 0;
+            const int lo = ic - (w - 1) + (q * (w - 1)) / 4, dof = 2 * (w - deg - 1);
+            double cx = 0, cy = 0, cvx = 0, cvy = 0, chi;
 
-            if (lo < 0 || lo + w > n)
-                continue;
-            hi = lo + w;
-            /* the window must be about as long in time as in detections (few gaps) */
-            if (o[hi - 1].t - o[lo].t > 1.5 * (w - 1) * fps_dt + 1e-6)
-                continue;
-            chi = polyfit(o + lo, w, t0, deg, &cx, &cy, &cvx, &cvy, &edge);
-            dof = 2 * (w - deg - 1);
-            /* and the detection smoothed, and the window's ends (where a
-             * change of motion inside it shows), each within 3.5 sigma:
-             * one ball setting off at the end of a long rest window adds
-             * little to its chi-square */
-            if (chi > chi_ok(dof) || edge > SMOOTH_EDGE_SIGMAS * SMOOTH_EDGE_SIGMAS)
+            if (lo < 0 || lo + w > n || !window_fit(o, lo, w, t0, deg, fps_dt, &cx, &cy, &cvx, &cvy, &chi))
                 continue;
             if (chi / dof < best) {
                 best = chi / dof;

@@ -1432,23 +1432,21 @@ static bool stopped_by_ball(cr_recon_t *rc, int i, long a, long e, double x, dou
  * contact of ball i's rest (two radii, the contact slack, and as far as
  * that ball went between the two frames): a ball that could have struck
  * it (a thin cut moves a ball a few millimetres within a frame or two). */
-static bool ball_beside(const cr_recon_t *rc, int i, long a)
+static bool ball_beside(cr_recon_t *rc, int i, long a)
 {
     const rball_t *b = &rc->b[i];
+    const rframe_t *f, *g;
 
     if (a < 1)
         return false;
+    f = frm(rc, a), g = frm(rc, a - 1);
     for (int j = 0; j < NB; j++) {
-        const rframe_t *f = frm((cr_recon_t *)rc, a), *g = frm((cr_recon_t *)rc, a - 1);
-        double step = 0.0;
+        const bool both = f->st[j] == OB_SEEN && g->st[j] == OB_SEEN;
+        const double reach =
+            2.0 * rc->R + rc->p.contact_tol_mm + (both ? dist2(f->x[j], f->y[j], g->x[j], g->y[j]) : 0.0);
 
-        if (j == i)
-            continue;
-        if (f->st[j] == OB_SEEN && g->st[j] == OB_SEEN)
-            step = dist2(f->x[j], f->y[j], g->x[j], g->y[j]);
-        if ((f->st[j] == OB_SEEN &&
-             dist2(f->x[j], f->y[j], b->rx, b->ry) < 2.0 * rc->R + rc->p.contact_tol_mm + step) ||
-            (g->st[j] == OB_SEEN && dist2(g->x[j], g->y[j], b->rx, b->ry) < 2.0 * rc->R + rc->p.contact_tol_mm + step))
+        if (j != i && ((f->st[j] == OB_SEEN && dist2(f->x[j], f->y[j], b->rx, b->ry) < reach) ||
+                       (g->st[j] == OB_SEEN && dist2(g->x[j], g->y[j], b->rx, b->ry) < reach)))
             return true;
     }
     return false;

@@ -672,7 +672,7 @@ static int end_shot(cr_judge_t *j, const cr_event_t *rest, double t_end, cr_even
     r->legal = s->n_fouls == 0;
     if (!rest)
         cr_appendf(r->detail, sizeof(r->detail), " (Judged without a rest event: %s)",
-                   t_end > s->t_stroke ? "the next stroke came before every ball had stopped" : "the stream ended");
+                   j->at_end ? "the stream ended" : "the next stroke came before every ball had stopped");
     set_fouls_in_row(j, r);
 
     n = flush_fouls(j, out, cap - 1, n);
@@ -761,7 +761,8 @@ static int end_lag(cr_judge_t *j, const cr_event_t *rest, cr_event_t *out, int c
     }
 
     ev = &out[n];
-    ruling_event_init(j, ev, rest ? rest->t : l->t_stroke[1], rest ? rest->shot : -1);
+    ruling_event_init(j, ev, rest ? rest->t : j->at_end ? fmax(j->t_last, l->t_stroke[1]) : l->t_stroke[1],
+                      rest ? rest->shot : -1);
     r = &ev->ruling;
     r->kind = CR_RULING_LAG;
     r->legal = true;
@@ -842,6 +843,7 @@ int cr_judge_create(const cr_rules_params_t *p, cr_judge_t **out)
     j->bih = p->game == CR_GAME_NONE ? CR_BIH_NONE : CR_BIH_BEHIND_HEAD;
     j->call_ball = -1;
     j->call_pocket = CR_POCKET_NONE;
+    j->t_last = -INFINITY;
     *out = j;
     return CR_OK;
 }
@@ -1180,6 +1182,8 @@ int cr_judge_feed(cr_judge_t *j, const cr_event_t *ev, cr_event_t *out, int cap)
         return CR_ERR_FULL;
     j->err[0] = '\0';
     s = &j->s;
+    if (isfinite(ev->t) && !(ev->t <= j->t_last))
+        j->t_last = ev->t;
 
     if (ev->type == CR_EV_INPUT)
         return on_input(j, ev, out, cap, n);
@@ -1385,9 +1389,11 @@ int cr_judge_finish(cr_judge_t *j, cr_event_t *out, int cap)
         return CR_ERR_INVALID;
     if (cap < CR_JUDGE_MAX_OUT)
         return CR_ERR_FULL;
+    j->at_end = true;
     if (j->lag.active && (j->lag.struck[1] || j->lag.struck[2]))
         n = end_lag(j, NULL, out, cap, n);
     if (j->s.active)
-        n = end_shot(j, NULL, j->s.t_stroke, out, cap, n);
+        n = end_shot(j, NULL, fmax(j->t_last, j->s.t_stroke), out, cap, n);
+    j->at_end = false;
     return n;
 }

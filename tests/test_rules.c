@@ -781,6 +781,26 @@ static void test_foul_timing(void)
     CU_ASSERT_EQUAL(nfoul, 0); /* nothing repeated with the ruling */
 }
 
+/* A shot the stream ends in (no rest) is judged at the stream's last
+ * event, not back at its stroke. */
+static void test_stream_end(void)
+{
+    const char *open_shot[] = {STROKE(1, 0, B(0, 500, 600) B(3, 1500, 600)), CUSH(1.6, 0, 0, "foot", 2511, 600),
+                               CUSH(3.5, 0, 0, "head", 29, 600), NULL};
+    int k, nfoul = 0;
+
+    CU_ASSERT_EQUAL_FATAL(run_stream("none", NULL, open_shot, NULL), 0);
+    CU_ASSERT_TRUE_FATAL(res.have_ruling);
+    CU_ASSERT_DOUBLE_EQUAL(res.last_ruling.t, 3.5, 1e-9);
+    CU_ASSERT_PTR_NOT_NULL(strstr(res.last_ruling.ruling.detail, "the stream ended"));
+    for (k = 0; k < CR_JUDGE_MAX_OUT; k++)
+        if (res.out[k].type == CR_EV_FOUL && !strcmp(res.out[k].code, "no_contact")) {
+            nfoul++;
+            CU_ASSERT_DOUBLE_EQUAL(res.out[k].t, 3.5, 1e-9);
+        }
+    CU_ASSERT_EQUAL(nfoul, 1);
+}
+
 static void test_params(void)
 {
     cr_rules_params_t p;
@@ -814,6 +834,7 @@ int cr_test_register_rules(void)
         !CU_add_test(s, "1.2 lag rulings", test_lags) || !CU_add_test(s, "lag winner breaks", test_lag_then_break) ||
         !CU_add_test(s, "1.4 spotting behind a blocked foot spot", test_spot_blocked) ||
         !CU_add_test(s, "certain fouls are emitted at once", test_foul_timing) ||
+        !CU_add_test(s, "a shot open at the stream's end is judged at its end", test_stream_end) ||
         !CU_add_test(s, "rule switches and editions", test_params))
         return 1;
     return 0;

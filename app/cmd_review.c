@@ -340,6 +340,7 @@ static int finish(review_t *rv)
             if (emit(rv, &rv->events[k]) != 0)
                 return -1;
     } while (n > 0);
+    cr_judge_advance(rv->judge, rv->t_last); /* a shot still open ends with the video */
     n = cr_judge_finish(rv->judge, rv->judged, CR_JUDGE_MAX_OUT);
     for (k = 0; k < n; k++) {
         char line[2048];

@@ -1182,8 +1182,7 @@ int cr_judge_feed(cr_judge_t *j, const cr_event_t *ev, cr_event_t *out, int cap)
         return CR_ERR_FULL;
     j->err[0] = '\0';
     s = &j->s;
-    if (isfinite(ev->t) && !(ev->t <= j->t_last))
-        j->t_last = ev->t;
+    cr_judge_advance(j, ev->t);
 
     if (ev->type == CR_EV_INPUT)
         return on_input(j, ev, out, cap, n);
@@ -1379,6 +1378,12 @@ int cr_judge_feed(cr_judge_t *j, const cr_event_t *ev, cr_event_t *out, int cap)
         break;
     }
     return n;
+}
+
+void cr_judge_advance(cr_judge_t *j, double t)
+{
+    if (j && isfinite(t) && !(t <= j->t_last))
+        j->t_last = t;
 }
 
 int cr_judge_finish(cr_judge_t *j, cr_event_t *out, int cap)

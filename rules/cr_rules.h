@@ -110,8 +110,13 @@ void cr_judge_destroy(cr_judge_t *j);
  * stream (message via cr_judge_error). */
 int cr_judge_feed(cr_judge_t *j, const cr_event_t *ev, cr_event_t *out, int cap);
 
+/* The stream has reached time t (a video frame that brought no event): a
+ * shot still open at cr_judge_finish() ends no earlier. Accepts NULL. */
+void cr_judge_advance(cr_judge_t *j, double t);
+
 /* End of the stream: a shot still open (no `rest`) gets a ruling from what
- * was seen, marked so in its detail. Returns the count written. */
+ * was seen, marked so in its detail, dated at the latest time fed or
+ * advanced to. Returns the count written. */
 int cr_judge_finish(cr_judge_t *j, cr_event_t *out, int cap);
 
 /* The last error message; "" when none. */

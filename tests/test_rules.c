@@ -799,6 +799,26 @@ static void test_stream_end(void)
             CU_ASSERT_DOUBLE_EQUAL(res.out[k].t, 3.5, 1e-9);
         }
     CU_ASSERT_EQUAL(nfoul, 1);
+
+    /* frames with no event after the last one carry the end further */
+    {
+        const char *stroke = "{\"type\":\"stroke\",\"t\":1,\"shot\":0,\"balls\":[{\"id\":0,\"x\":500,\"y\":600}]}";
+        cr_rules_params_t p;
+        cr_judge_t *j = NULL;
+        int n;
+
+        cr_rules_params_defaults(&p);
+        CU_ASSERT_EQUAL_FATAL(cr_judge_create(&p, &j), CR_OK);
+        CU_ASSERT_EQUAL_FATAL(cr_jsonl_parse_line(stroke, strlen(stroke), 0, &ev_buf, NULL, 0), 0);
+        CU_ASSERT_TRUE(cr_judge_feed(j, &ev_buf, res.out, CR_JUDGE_MAX_OUT) >= 0);
+        cr_judge_advance(j, 4.25);
+        cr_judge_advance(j, 2.0); /* never back */
+        n = cr_judge_finish(j, res.out, CR_JUDGE_MAX_OUT);
+        CU_ASSERT_TRUE(n >= 1);
+        if (n >= 1)
+            CU_ASSERT_DOUBLE_EQUAL(res.out[n - 1].t, 4.25, 1e-9);
+        cr_judge_destroy(j);
+    }
 }
 
 static void test_params(void)

@@ -1841,7 +1841,88 @@ static bool turned_back(cr_recon_t *rc, int i, long a, double ss)
     return false;
 }
 
-/* The ball is still: moved less than still_mm (plus noise) over still_s. */
+/* Line fit of samples (ts, xs, ys)[0..n) but sample skip (-1: none):
+ * velocity, residual sum of squares, the time spread (sum of squared
+ * deviations) and span. Returns the samples used, 0 when they span no
+ * time. */
+static int trend_fit(const double *ts, const double *xs, const double *ys, int n, int skip, double v[2], double *res,
+                     double *stt, double *span)
+{
+    double tm = 0, xm = 0, ym = 0, stx = 0, sty = 0, lo = INFINITY, hi = -INFINITY;
+    int k, m = 0;
+
+    *stt = *res = 0;
+    for (k = 0; k < n; k++) {
+        if (k == skip)
+            continue;
+        tm += ts[k];
+        xm += xs[k];
+        ym += ys[k];
+        lo = fmin(lo, ts[k]);
+        hi = fmax(hi, ts[k]);
+        m++;
+    }
+    tm /= m;
+    xm /= m;
+    ym /= m;
+    for (k = 0; k < n; k++) {
+        if (k == skip)
+            continue;
+        *stt += (ts[k] - tm) * (ts[k] - tm);
+        stx += (ts[k] - tm) * (xs[k] - xm);
+        sty += (ts[k] - tm) * (ys[k] - ym);
+    }
+    if (!(*stt > 0))
+        return 0;
+    v[0] = stx / *stt;
+    v[1] = sty / *stt;
+    for (k = 0; k < n; k++) {
+        double ex = xs[k] - xm - v[0] * (ts[k] - tm), ey = ys[k] - ym - v[1] * (ts[k] - tm);
+
+        if (k != skip)
+            *res += ex * ex + ey * ey;
+    }
+    *span = hi - lo;
+    return m;
+}
+
+/* Whether samples (ts, xs, ys)[0..n) run on one line further than the
+ * still test allows, by the scatter about that line: a ball rolling its
+ * last centimetres at a few millimetres a frame, its samples in a clean
+ * row, read as still against the sigma a tracker gave its fits (a ball of
+ * the cloth's colour, a faint outline) that is larger than their scatter.
+ * The scatter is what the line leaves (floored at sigma_floor_mm); with
+ * five samples or more, the line that fits best leaving one out (a look's
+ * fit on the ball's shadow). The line's travel over the samples must pass
+ * still_mm by three of its standard errors. */
+static bool steady_trend(const cr_recon_t *rc, const double *ts, const double *xs, const double *ys, int n)
+{
+    double v[2], res, stt, span, r;
+    int m;
+
+    if (n < 4 || !(m = trend_fit(ts, xs, ys, n, -1, v, &res, &stt, &span)))
+        return false;
+    for (int q = 0; n >= 5 && q < n; q++) {
+        /* the fit that leaves one sample out best (a sample at the end of
+         * the row pulls the line to it: not always the farthest from it) */
+        double v1[2], res1, stt1, span1;
+        int m1 = trend_fit(ts, xs, ys, n, q, v1, &res1, &stt1, &span1);
+
+        if (m1 && (m == n || res1 < res)) {
+            m = m1;
+            v[0] = v1[0];
+            v[1] = v1[1];
+            res = res1;
+            stt = stt1;
+            span = span1;
+        }
+    }
+    r = fmax(rc->p.sigma_floor_mm, sqrt(res / (2.0 * (m - 2))));
+    return hypot(v[0], v[1]) * span > rc->p.still_mm + 3.0 * r * span / sqrt(stt);
+}
+
+/* The ball is still: moved less than still_mm (plus noise) over still_s,
+ * and its samples there run on no line (steady_trend()). */
 static bool is_still(cr_recon_t *rc, int i, long a, double *mx, double *my)
 {
     rball_t *b = &rc->b[i];
@@ -1885,6 +1966,8 @@ static bool is_still(cr_recon_t *rc, int i, long a, double *mx, double *my)
     for (k = 0; k < n; k++)
         if (hypot(xs[k] - x0, ys[k] - y0) > rc->p.still_mm + 4.0 * ss)
             return false;
+    if (steady_trend(rc, ts, xs, ys, n))
+        return false;
     if (turned_back(rc, i, a, ss))
         return false;
     *mx = sx[1] / cnt[1];

@@ -1841,51 +1841,6 @@ static bool turned_back(cr_recon_t *rc, int i, long a, double ss)
     return false;
 }
 
-/* Line fit of samples (ts, xs, ys)[0..n) but sample skip (-1: none):
- * velocity, residual sum of squares, the time spread (sum of squared
- * deviations) and span. Returns the samples used, 0 when they span no
- * time. */
-static int trend_fit(const double *ts, const double *xs, const double *ys, int n, int skip, double v[2], double *res,
-                     double *stt, double *span)
-{
-    double tm = 0, xm = 0, ym = 0, stx = 0, sty = 0, lo = INFINITY, hi = -INFINITY;
-    int k, m = 0;
-
-    *stt = *res = 0;
-    for (k = 0; k < n; k++) {
-        if (k == skip)
-            continue;
-        tm += ts[k];
-        xm += xs[k];
-        ym += ys[k];
-        lo = fmin(lo, ts[k]);
-        hi = fmax(hi, ts[k]);
-        m++;
-    }
-    tm /= m;
-    xm /= m;
-    ym /= m;
-    for (k = 0; k < n; k++) {
-        if (k == skip)
-            continue;
-        *stt += (ts[k] - tm) * (ts[k] - tm);
-        stx += (ts[k] - tm) * (xs[k] - xm);
-        sty += (ts[k] - tm) * (ys[k] - ym);
-    }
-    if (!(*stt > 0))
-        return 0;
-    v[0] = stx / *stt;
-    v[1] = sty / *stt;
-    for (k = 0; k < n; k++) {
-        double ex = xs[k] - xm - v[0] * (ts[k] - tm), ey = ys[k] - ym - v[1] * (ts[k] - tm);
-
-        if (k != skip)
-            *res += ex * ex + ey * ey;
-    }
-    *span = hi - lo;
-    return m;
-}
-
 /* Whether samples (ts, xs, ys)[0..n) run on one line further than the
  * still test allows, by the scatter about that line: a ball rolling its
  * last centimetres at a few millimetres a frame, its samples in a clean
@@ -1893,32 +1848,48 @@ static int trend_fit(const double *ts, const double *xs, const double *ys, int n
  * the cloth's colour, a faint outline) that is larger than their scatter.
  * The scatter is what the line leaves (floored at sigma_floor_mm); with
  * five samples or more, the line that fits best leaving one out (a look's
- * fit on the ball's shadow). The line's travel over the samples must pass
- * still_mm by three of its standard errors. */
+ * fit on the ball's shadow; one at the end of the row pulls the line to
+ * it, so it need not be the farthest from it). The line's travel over the
+ * samples must pass still_mm by three of its standard errors. */
 static bool steady_trend(const cr_recon_t *rc, const double *ts, const double *xs, const double *ys, int n)
 {
-    double v[2], res, stt, span, r;
-    int m;
+    double w[64], best = INFINITY, travel = 0, se = 0;
+    int skip, k, m = n >= 5 ? n - 1 : n;
 
-    if (n < 4 || !(m = trend_fit(ts, xs, ys, n, -1, v, &res, &stt, &span)))
+    if (n < 4 || n > 64)
         return false;
-    for (int q = 0; n >= 5 && q < n; q++) {
-        /* the fit that leaves one sample out best (a sample at the end of
-         * the row pulls the line to it: not always the farthest from it) */
-        double v1[2], res1, stt1, span1;
-        int m1 = trend_fit(ts, xs, ys, n, q, v1, &res1, &stt1, &span1);
+    for (skip = n >= 5 ? 0 : -1; skip < n; skip++) {
+        double res = 0, stt = 0, tm = 0, lo = INFINITY, hi = -INFINITY;
+        seg_t q;
 
-        if (m1 && (m == n || res1 < res)) {
-            m = m1;
-            v[0] = v1[0];
-            v[1] = v1[1];
-            res = res1;
-            stt = stt1;
-            span = span1;
+        for (k = 0; k < n; k++) {
+            w[k] = k == skip ? 0.0 : 1.0;
+            tm += w[k] * ts[k] / m;
+            if (k != skip) {
+                lo = fmin(lo, ts[k]);
+                hi = fmax(hi, ts[k]);
+            }
         }
+        if (!poly_fit(ts, xs, ys, w, n, tm, 1, &q))
+            continue;
+        for (k = 0; k < n; k++) {
+            double ex, ey;
+
+            seg_eval(&q, ts[k], &ex, &ey);
+            res += w[k] * ((ex - xs[k]) * (ex - xs[k]) + (ey - ys[k]) * (ey - ys[k]));
+            stt += w[k] * (ts[k] - tm) * (ts[k] - tm);
+        }
+        if (res < best && stt > 0) {
+            best = res;
+            travel = hypot(q.v[0], q.v[1]) * (hi - lo);
+            se = (hi - lo) / sqrt(stt); /* the travel's standard error per unit scatter */
+        }
+        if (skip < 0)
+            break;
     }
-    r = fmax(rc->p.sigma_floor_mm, sqrt(res / (2.0 * (m - 2))));
-    return hypot(v[0], v[1]) * span > rc->p.still_mm + 3.0 * r * span / sqrt(stt);
+    if (!isfinite(best))
+        return false;
+    return travel > rc->p.still_mm + 3.0 * se * fmax(rc->p.sigma_floor_mm, sqrt(best / (2.0 * (m - 2))));
 }
 
 /* The ball is still: moved less than still_mm (plus noise) over still_s,

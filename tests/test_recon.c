@@ -3121,6 +3121,52 @@ static void test_struck_never_seen_moving(void)
     }
 }
 
+/* A ball struck along the foot cushion rolls beside it, 4 mm short of
+ * touching, and slows to a stop; its fits waver across its way by 1.5 mm in
+ * smooth swings a fifth of a second long (a detector's bias that moves with
+ * the cushion's shading, smoothed by the tracker), against a sigma of
+ * 0.4 mm. Its swings toward the cushion and back are V's with significant
+ * sides and a vertex within contact_tol of R, but no contact: a V brought
+ * down to R misses the samples more than a line does (1080p60 clip 10's last
+ * shot: two such contacts made a no-rail foul legal). The same roll, wavering
+ * alike, that comes in at 60 mm/s, touches the cushion and leaves at 45 is
+ * one contact. */
+static void test_waver_beside_a_cushion_is_no_contact(void)
+{
+    for (int kind = 0; kind < 3; kind++) {
+        const bool touch = kind > 0;
+        const double fps = kind == 2 ? 30.0 : 60.0, xr = 2540.0 - CR_BALL_RADIUS_MM, v0 = 300.0, dec = 100.0, t0 = 1.0,
+                     tc = 2.0;
+        int cushions = 0, n;
+        rfix_t f;
+
+        rfix_open(&f, fps, 950 + (uint64_t)kind);
+        for (int k = 0; k < (int)(5.5 * fps); k++) {
+            const double t = k / fps, u = fmin(fmax(t - t0, 0.0), v0 / dec);
+            const double y = 500.0 + v0 * u - 0.5 * dec * u * u, w = t > t0 ? 1.5 * sin(2.0 * 3.14159265358979 * (t - t0) / 0.2) : 0.0;
+            /* beside: 4 mm off all along; touching: from 60 mm off when
+             * struck, in at 60 mm/s and out at 45 */
+            const double x = !touch ? xr - 4.0
+                             : t < tc ? xr - 60.0 * (tc - fmax(t, t0))
+                                      : xr - 45.0 * fmin(t - tc, 1.0);
+
+            rfix_frame(&f, t, k);
+            /* the cue ball, struck at 0.5 s, stuns into it at t0 */
+            rfix_ball(&f, 0, 0, touch ? xr - 60.0 * (tc - t0) : xr - 4.0,
+                      500.0 - 2.0 * CR_BALL_RADIUS_MM - v0 * fmin(fmax(t0 - t, 0.0), t0 - 0.5), 0.2, 0.4);
+            rfix_ball(&f, 8, 1, x + w, y, 0.2, 0.4);
+            CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
+            cushions += count(f.out, n, CR_EV_CUSHION, 8);
+        }
+        CU_ASSERT_EQUAL(cr_recon_finish(f.rc, f.out, 128, &n), 0);
+        cushions += count(f.out, n, CR_EV_CUSHION, 8);
+        CU_ASSERT_EQUAL(cushions, touch ? 1 : 0);
+        if (cushions != (touch ? 1 : 0))
+            printf("\n  %g fps, %s: %d cushion contacts", fps, touch ? "touching" : "4 mm off", cushions);
+        rfix_close(&f);
+    }
+}
+
 /* A ball that rolls slowly into a cushion is turned back by it and rolls
  * off again: around the turn its samples go out and come back, the two
  * halves of the stillness window agree, yet it never stopped (720p30 clip
@@ -3766,6 +3812,7 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "a second contact off a cushion moments after the first", test_rebound_second_contact) ||
         !CU_add_test(s, "a rolling ball stops no sooner than the cloth lets it", test_rolling_stop_bound_by_the_cloth) ||
         !CU_add_test(s, "a slow bounce off a cushion is no stop", test_slow_bounce_is_no_stop) ||
+        !CU_add_test(s, "a waver beside a cushion is no contact", test_waver_beside_a_cushion_is_no_contact) ||
         !CU_add_test(s, "a ball creeping in a clean row is no stop, whatever its sigma",
                      test_creep_in_a_clean_row_is_no_stop) ||
         !CU_add_test(s, "a ball lost at a cushion that comes back did not leave the table",

@@ -2822,10 +2822,16 @@ static bool turned_about(const double *xs, const double *ys, const double *ts, i
  * errors: two lines fitted to the rounded turn of a slow, decelerating
  * contact put it a few millimetres off) and both sides are significant (slope over 3 of its standard
  * errors, from sigma_mm): a real turn at R, not noise along a cushion nor a
- * ball drifting a few millimetres off it. Returns the time where the V
- * forced through R fits best (the contact time). */
+ * ball drifting a few millimetres off it. And the V forced through R must
+ * miss the samples less than one straight line does: a ball rolling beside
+ * a cushion a few millimetres off it, its fits wavering across its way,
+ * draws V's with significant sides and a vertex within contact_tol, but
+ * one brought down to R misses them by the gap (*beside, when given, says
+ * so: the samples are a roll beside the cushion, no contact, however the
+ * fitted velocities turn). Returns the time where the V forced through R
+ * fits best (the contact time). */
 static double rail_contact_time(cr_recon_t *rc, int i, int r, long a, double t_near, double t_lo, double sigma_mm,
-                                bool wide, bool *sig_ok)
+                                bool wide, bool *sig_ok, bool *beside)
 {
     double ts[RW_MAX], ds[RW_MAX], xs[RW_MAX], ys[RW_MAX], h, se_h, sl[2], se_sl[2], tb = t_near, t0, t1,
         best = INFINITY;
@@ -2836,6 +2842,8 @@ static double rail_contact_time(cr_recon_t *rc, int i, int r, long a, double t_n
     cr_point_t jaw = {0, 0};
 
     *sig_ok = false;
+    if (beside)
+        *beside = false;
     while (k0 > a - (RW_MAX - 1) && frame_ok(rc, k0 - 1) && frm(rc, k0 - 1)->t >= from)
         k0--;
     n = rail_samples(rc, i, r, k0, a, t_near, ts, ds, xs, ys, RW_MAX, &at_point, &jaw);
@@ -2868,6 +2876,26 @@ static double rail_contact_time(cr_recon_t *rc, int i, int r, long a, double t_n
         if (sse < best) {
             best = sse;
             tb = tc;
+        }
+    }
+    if (*sig_ok) {
+        double tm = 0, dm = 0, stt = 0, std = 0, sse = 0, slope;
+
+        for (k = 0; k < n; k++) {
+            tm += ts[k] / n;
+            dm += ds[k] / n;
+        }
+        for (k = 0; k < n; k++) {
+            stt += (ts[k] - tm) * (ts[k] - tm);
+            std += (ts[k] - tm) * (ds[k] - dm);
+        }
+        slope = stt > 0 ? std / stt : 0.0;
+        for (k = 0; k < n; k++)
+            sse += (ds[k] - dm - slope * (ts[k] - tm)) * (ds[k] - dm - slope * (ts[k] - tm));
+        if (!(best < sse)) {
+            *sig_ok = false;
+            if (beside)
+                *beside = true;
         }
     }
     if (*sig_ok) {
@@ -2997,7 +3025,7 @@ static void graze_cushions(cr_recon_t *rc, int i, long a)
                 /* only a significant reversal of the distance to the nose line */
                 bool ok;
                 double tv = rail_contact_time(rc, i, r, last_frame(rc, a), tc, approach_start(rc, &b->approach[r]),
-                                              sig(rc, frm(rc, a)->s[i]), false, &ok);
+                                              sig(rc, frm(rc, a)->s[i]), false, &ok, NULL);
 
                 if (ok) {
                     tc = tv;
@@ -3071,10 +3099,10 @@ static void rail_watch(cr_recon_t *rc, int i, long a)
         {
             bool ok;
             double lo = approach_start(rc, seg_at(b, b->rw_tmin[r] - 1.5 * rc->dt));
-            double tc = rail_contact_time(rc, i, r, a, b->rw_tmin[r], lo, sig(rc, f->s[i]), false, &ok), x, y;
+            double tc = rail_contact_time(rc, i, r, a, b->rw_tmin[r], lo, sig(rc, f->s[i]), false, &ok, NULL), x, y;
 
             if (!ok) /* a slow contact: more samples either side */
-                tc = rail_contact_time(rc, i, r, a, b->rw_tmin[r], lo, sig(rc, f->s[i]), true, &ok);
+                tc = rail_contact_time(rc, i, r, a, b->rw_tmin[r], lo, sig(rc, f->s[i]), true, &ok, NULL);
 
             if (ok) {
                 ball_pos_at(rc, i, tc, &x, &y);
@@ -3542,7 +3570,7 @@ static bool inward_contact(cr_recon_t *rc, int i, int r, double tc, double d0, d
     }
     if (n_in >= 2) {
         bool ok;
-        double tv = rail_contact_time(rc, i, r, last_frame(rc, a), t_in, tc, sig(rc, frm(rc, a)->s[i]), false, &ok);
+        double tv = rail_contact_time(rc, i, r, last_frame(rc, a), t_in, tc, sig(rc, frm(rc, a)->s[i]), false, &ok, NULL);
 
         if (ok && tv >= t_in && tv <= t_out) {
             *t = tv;
@@ -4341,7 +4369,7 @@ static bool explain_cushion(cr_recon_t *rc, change_t *c)
         {
             double vi[2], vin;
 
-            bool ok;
+            bool ok, beside;
             long a = rc->next, e = last_frame(rc, a);
             double tv;
 
@@ -4353,13 +4381,14 @@ static bool explain_cushion(cr_recon_t *rc, change_t *c)
              * distance to the nose line (its time is the contact's), or a
              * clear turn of the fitted velocities */
             tv = rail_contact_time(rc, c->ball, r, e, c->t, approach_start(rc, &c->before), sig(rc, frm(rc, a)->s[c->ball]),
-                                   false, &ok);
+                                   false, &ok, &beside);
             if (ok) {
                 t = tv;
             } else {
                 /* too few samples after it for a significant V, but the
-                 * fitted velocities turned: the approach decides the time */
-                if (!(vin < -40.0 && vn > 40.0))
+                 * fitted velocities turned: the approach decides the time
+                 * (not where the samples are a roll beside the cushion) */
+                if (beside || !(vin < -40.0 && vn > 40.0))
                     continue;
                 t = tv;
                 if (!(fabs(t - c->t) <= 2.0 * rc->dt)) {

@@ -79,6 +79,7 @@ enum { CH_ONSET = 0, CH_KINK };
 typedef struct {
     double t;
     double x[NB], y[NB], s[NB];
+    double rx[NB], ry[NB]; /* the detection before the tracker smoothed it (x, y when none) */
     unsigned char st[NB];
     unsigned char rf[NB]; /* the tracker says its fit moved, not the ball (cr_ball_obs_t.refit) */
 } rframe_t;
@@ -741,7 +742,9 @@ typedef struct {
 } csamp_t;
 
 /* Ball i's SEEN samples with times in [lo, hi], up to the last frame that
- * has arrived, weighted by their sigma. */
+ * has arrived, weighted by their sigma: the detections themselves where
+ * the tracker gives them (cr_ball_obs_t.raw_x, raw_y), not its smoothed
+ * positions, whose windows round a contact's kink into a curve. */
 static void contact_samples(cr_recon_t *rc, int i, double lo, double hi, csamp_t *cs)
 {
     long k, e = last_frame(rc, rc->next), k0 = e;
@@ -758,8 +761,8 @@ static void contact_samples(cr_recon_t *rc, int i, double lo, double hi, csamp_t
             continue;
         sd = sig(rc, g->s[i]);
         cs->t[cs->n] = g->t;
-        cs->x[cs->n] = g->x[i];
-        cs->y[cs->n] = g->y[i];
+        cs->x[cs->n] = g->rx[i];
+        cs->y[cs->n] = g->ry[i];
         cs->w[cs->n] = 1.0 / (sd * sd);
         sg[cs->n++] = sd;
     }
@@ -860,7 +863,9 @@ static double piece_fit(const csamp_t *cs, double tc, double amax, double p[2])
  * 0.1 s after t0. Returns t0 when the samples cannot decide: too few,
  * neither ball moving into the contact, another contact of either ball
  * within the span, a resting ball touching a third (a rack passes the blow
- * on), the best time at the edge of the grid or before the stroke. */
+ * on), the best time at the edge of the grid or of the times the samples
+ * can judge (one ball's samples after it not come yet), or before the
+ * stroke. */
 static double refine_contact(cr_recon_t *rc, int a, int b, double t0)
 {
     csamp_t cs[2];
@@ -918,7 +923,7 @@ static double refine_contact(cr_recon_t *rc, int a, int b, double t0)
             gb = g;
         }
     }
-    if (gb <= 0 || gb >= NG)
+    if (gb <= 0 || gb >= NG || !isfinite(eg[gb - 1]) || !isfinite(eg[gb + 1]))
         return t0;
     /* the times the samples do not tell from the best (chi-square within 4,
      * two standard errors, scaled by the fit's own reduced chi-square when
@@ -4639,6 +4644,8 @@ static void relabel_slot(cr_recon_t *rc, int s, int id)
 
         d = f->x[id], f->x[id] = f->x[s], f->x[s] = d;
         d = f->y[id], f->y[id] = f->y[s], f->y[s] = d;
+        d = f->rx[id], f->rx[id] = f->rx[s], f->rx[s] = d;
+        d = f->ry[id], f->ry[id] = f->ry[s], f->ry[s] = d;
         d = f->s[id], f->s[id] = f->s[s], f->s[s] = d;
         c = f->st[id], f->st[id] = f->st[s], f->st[s] = c;
         c = f->rf[id], f->rf[id] = f->rf[s], f->rf[s] = c;
@@ -5776,7 +5783,7 @@ int cr_recon_push(cr_recon_t *rc, const cr_ball_frame_t *frame, cr_event_t *out,
     memset(f, 0, sizeof(*f));
     f->t = frame->t;
     for (k = 0; k < NB; k++) {
-        f->x[k] = f->y[k] = NAN;
+        f->x[k] = f->y[k] = f->rx[k] = f->ry[k] = NAN;
         f->s[k] = rc->p.sigma_floor_mm;
     }
     for (k = 0; k < frame->n && k < CR_VISION_MAX_DETECTIONS; k++) {
@@ -5792,6 +5799,8 @@ int cr_recon_push(cr_recon_t *rc, const cr_ball_frame_t *frame, cr_event_t *out,
         f->st[id] = o->status == CR_BALL_SEEN ? OB_SEEN : o->status == CR_BALL_HIDDEN ? OB_HIDDEN : OB_GONE;
         f->x[id] = o->x;
         f->y[id] = o->y;
+        f->rx[id] = o->has_raw && isfinite(o->raw_x) && isfinite(o->raw_y) ? o->raw_x : o->x;
+        f->ry[id] = o->has_raw && isfinite(o->raw_x) && isfinite(o->raw_y) ? o->raw_y : o->y;
         f->s[id] = o->sigma_mm;
         f->rf[id] = o->status == CR_BALL_SEEN && o->refit;
     }

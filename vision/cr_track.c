@@ -2493,6 +2493,11 @@ int cr_tracker_pop(cr_tracker_t *tr, cr_ball_frame_t *out)
         b->sigma_mm = e->sigma;
         b->x = e->x;
         b->y = e->y;
+        if (e->seen) {
+            b->has_raw = true;
+            b->raw_x = e->x;
+            b->raw_y = e->y;
+        }
         b->vx = e->vx;
         b->vy = e->vy;
         if (e->seen) {

@@ -124,6 +124,8 @@ typedef struct {
     bool blurred;     /* the detection was a motion streak */
     bool not_cue;     /* id -1 only: its looks already rule out the cue ball (a
                        * coloured ball whose number is not known yet) */
+    bool has_raw;     /* raw_x, raw_y hold this frame's own detection (SEEN) */
+    double raw_x, raw_y; /* table mm: the detection before smoothing */
     bool refit;       /* seen at rest in one place, then in another from the frame of
                        * its step on, for as long as the tracker's look-ahead shows: its
                        * fit moved, not the ball (x, y the new place, vx, vy 0) */

@@ -587,7 +587,8 @@ static void set_fouls_in_row(const cr_judge_t *j, cr_ruling_t *r)
 /* Closes the shot in progress: the fouls that need the whole shot, the game's
  * ruling, the state for the next shot. rest may be NULL (stream ended, or the
  * next stroke came before every ball stopped). */
-static int end_shot(cr_judge_t *j, const cr_event_t *rest, double t_end, cr_event_t *out, int cap, int n)
+static int end_shot(cr_judge_t *j, const cr_event_t *rest, double t_end, bool stream_end, cr_event_t *out, int cap,
+                    int n)
 {
     cr_shot_t *s = &j->s;
     cr_ruling_t *r;
@@ -672,7 +673,7 @@ static int end_shot(cr_judge_t *j, const cr_event_t *rest, double t_end, cr_even
     r->legal = s->n_fouls == 0;
     if (!rest)
         cr_appendf(r->detail, sizeof(r->detail), " (Judged without a rest event: %s)",
-                   j->at_end ? "the stream ended" : "the next stroke came before every ball had stopped");
+                   stream_end ? "the stream ended" : "the next stroke came before every ball had stopped");
     set_fouls_in_row(j, r);
 
     n = flush_fouls(j, out, cap - 1, n);
@@ -761,8 +762,8 @@ static int end_lag(cr_judge_t *j, const cr_event_t *rest, cr_event_t *out, int c
     }
 
     ev = &out[n];
-    ruling_event_init(j, ev, rest ? rest->t : j->at_end ? fmax(j->t_last, l->t_stroke[1]) : l->t_stroke[1],
-                      rest ? rest->shot : -1);
+    /* no rest: the stream ended (cr_judge_finish) */
+    ruling_event_init(j, ev, rest ? rest->t : fmax(j->t_last, l->t_stroke[1]), rest ? rest->shot : -1);
     r = &ev->ruling;
     r->kind = CR_RULING_LAG;
     r->legal = true;
@@ -1196,7 +1197,7 @@ int cr_judge_feed(cr_judge_t *j, const cr_event_t *ev, cr_event_t *out, int cap)
             return CR_ERR_INVALID;
         }
         if (s->active)
-            n = end_shot(j, NULL, ev->t, out, cap, n);
+            n = end_shot(j, NULL, ev->t, false, out, cap, n);
         if (j->game_over) {
             /* A stroke after the rack was decided: the next rack's break. */
             new_rack(j, j->at_table);
@@ -1367,7 +1368,7 @@ int cr_judge_feed(cr_judge_t *j, const cr_event_t *ev, cr_event_t *out, int cap)
 
     case CR_EV_REST:
         if (s->active)
-            n = end_shot(j, ev, ev->t, out, cap, n);
+            n = end_shot(j, ev, ev->t, false, out, cap, n);
         else {
             j->has_ready = true;
             j->t_ready = ev->t;
@@ -1394,11 +1395,9 @@ int cr_judge_finish(cr_judge_t *j, cr_event_t *out, int cap)
         return CR_ERR_INVALID;
     if (cap < CR_JUDGE_MAX_OUT)
         return CR_ERR_FULL;
-    j->at_end = true;
     if (j->lag.active && (j->lag.struck[1] || j->lag.struck[2]))
         n = end_lag(j, NULL, out, cap, n);
     if (j->s.active)
-        n = end_shot(j, NULL, fmax(j->t_last, j->s.t_stroke), out, cap, n);
-    j->at_end = false;
+        n = end_shot(j, NULL, fmax(j->t_last, j->s.t_stroke), true, out, cap, n);
     return n;
 }

@@ -113,8 +113,7 @@ struct cr_judge {
 
     bool has_ready;
     double t_ready;
-    double t_last; /* the latest event time fed (a shot open at the stream's end ends there) */
-    bool at_end;   /* cr_judge_finish() is closing the stream */
+    double t_last; /* the latest time fed or advanced to (a shot open at the stream's end ends there) */
     bool ext_used[3];
     bool ext_pending[3];
 

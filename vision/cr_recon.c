@@ -2884,19 +2884,19 @@ static double rail_contact_time(cr_recon_t *rc, int i, int r, long a, double t_n
         }
     }
     if (*sig_ok) {
-        double tm = 0, dm = 0, stt = 0, std = 0, sse = 0, slope;
+        /* one line through the distances (poly_fit of order 1; the y
+         * it fits alongside is the same distances, unused) */
+        double one[RW_MAX], sse = 0, lx, ly;
+        seg_t q;
 
-        for (k = 0; k < n; k++) {
-            tm += ts[k] / n;
-            dm += ds[k] / n;
-        }
-        for (k = 0; k < n; k++) {
-            stt += (ts[k] - tm) * (ts[k] - tm);
-            std += (ts[k] - tm) * (ds[k] - dm);
-        }
-        slope = stt > 0 ? std / stt : 0.0;
         for (k = 0; k < n; k++)
-            sse += (ds[k] - dm - slope * (ts[k] - tm)) * (ds[k] - dm - slope * (ts[k] - tm));
+            one[k] = 1.0;
+        if (!poly_fit(ts, ds, ds, one, n, ts[0], 1, &q))
+            sse = INFINITY;
+        for (k = 0; k < n && isfinite(sse); k++) {
+            seg_eval(&q, ts[k], &lx, &ly);
+            sse += (ds[k] - lx) * (ds[k] - lx);
+        }
         if (!(best < sse)) {
             *sig_ok = false;
             if (beside)
@@ -5789,6 +5789,7 @@ int cr_recon_push(cr_recon_t *rc, const cr_ball_frame_t *frame, cr_event_t *out,
     for (k = 0; k < frame->n && k < CR_VISION_MAX_DETECTIONS; k++) {
         const cr_ball_obs_t *o = &frame->balls[k];
         int id = ball_slot(rc, o, frame->t);
+        bool raw;
 
         /* two tracks in one slot (an identified ball held where it was last
          * seen, and the track that took its place): the one seen wins */
@@ -5799,8 +5800,9 @@ int cr_recon_push(cr_recon_t *rc, const cr_ball_frame_t *frame, cr_event_t *out,
         f->st[id] = o->status == CR_BALL_SEEN ? OB_SEEN : o->status == CR_BALL_HIDDEN ? OB_HIDDEN : OB_GONE;
         f->x[id] = o->x;
         f->y[id] = o->y;
-        f->rx[id] = o->has_raw && isfinite(o->raw_x) && isfinite(o->raw_y) ? o->raw_x : o->x;
-        f->ry[id] = o->has_raw && isfinite(o->raw_x) && isfinite(o->raw_y) ? o->raw_y : o->y;
+        raw = o->has_raw && isfinite(o->raw_x) && isfinite(o->raw_y);
+        f->rx[id] = raw ? o->raw_x : o->x;
+        f->ry[id] = raw ? o->raw_y : o->y;
         f->s[id] = o->sigma_mm;
         f->rf[id] = o->status == CR_BALL_SEEN && o->refit;
     }

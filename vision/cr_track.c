@@ -2491,19 +2491,15 @@ int cr_tracker_pop(cr_tracker_t *tr, cr_ball_frame_t *out)
                          id_loglik(t, best, tr->p.colour_cap) - id_loglik(t, 0, tr->p.colour_cap) >= tr->p.id_margin;
         }
         b->sigma_mm = e->sigma;
-        b->x = e->x;
-        b->y = e->y;
-        if (e->seen) {
-            b->has_raw = true;
-            b->raw_x = e->x;
-            b->raw_y = e->y;
-        }
+        b->x = b->raw_x = e->x;
+        b->y = b->raw_y = e->y;
         b->vx = e->vx;
         b->vy = e->vy;
         if (e->seen) {
             const obs_t *o = &tr->obs[e->slot * tr->obs_cap];
             int no = tr->nobs[e->slot], ic = -1;
 
+            b->has_raw = true; /* raw_x, raw_y: this frame's own detection */
             for (int j = 0; j < no; j++)
                 if (o[j].t == 0.0f) {
                     ic = j;

@@ -182,6 +182,7 @@ typedef struct {
     double mv[2];           /* onset: unit direction it has moved from its rest so far (the
                              * sure direction of a slow start: it is 5 sigma; its fitted
                              * velocity is not) */
+    bool drift;             /* kink: found over several frames (drift_start()) */
     bool done;
 } change_t;
 
@@ -1359,6 +1360,7 @@ static void add_change(cr_recon_t *rc, int kind, int ball, double t, const seg_t
     c->y = y;
     c->mv[0] = c->mv[1] = 0;
     c->creep = false;
+    c->drift = false;
     c->done = false;
 }
 
@@ -3155,6 +3157,98 @@ static void came_to_rest_on_cushion(cr_recon_t *rc, int i, const seg_t *s, doubl
     }
 }
 
+/* Is a ball other than i on the table, rolling at t, within reach of (x,
+ * y) then? */
+static bool near_ball(const cr_recon_t *rc, int i, double x, double y, double t, double reach)
+{
+    for (int j = 0; j < NB; j++) {
+        const seg_t *sj = rc->b[j].nh > 0 ? seg_at(&rc->b[j], t) : NULL;
+        double xj, yj;
+
+        if (j == i || !sj || sj->rest || !on_table_state(rc->b[j].state))
+            continue;
+        ball_pos_at(rc, j, t, &xj, &yj);
+        if (hypot(xj - x, yj - y) <= reach)
+            return true;
+    }
+    return false;
+}
+
+/* A turn too gentle for one frame to show, where a ball could cause it (a
+ * glancing kiss, a slow ball coming back off a cushion into the one it
+ * left): the seen samples of ball i from some frame a0 up to a (frames
+ * within DRIFT_S at least, twice that at most) each lie off the path its
+ * samples before a0 give (six at least), by more than 3 sigmas of the
+ * sample and of the path's extrapolation, kink_min_mm / 2, and what a
+ * change of the cloth's friction can do since a0, all to one side; at a0
+ * the ball was within reach of another rolling ball (2 R, contact_tol_mm
+ * and the turn's own offset: a resting ball it turned against sets off,
+ * and its start times the contact) and over 2 R from every cushion
+ * (rail_watch() times those contacts). Returns the latest such a0, with that path in *before;
+ * else a. */
+#define DRIFT_S 0.025
+static long drift_start(cr_recon_t *rc, int i, long a, seg_t *before)
+{
+    rball_t *b = &rc->b[i];
+    const int m = (int)lround(DRIFT_S / rc->dt);
+    long k, a0 = a;
+    int n = 0;
+
+    if (m < 2 || frm(rc, a)->st[i] != OB_SEEN || !near_ball(rc, i, frm(rc, a)->x[i], frm(rc, a)->y[i], frm(rc, a)->t,
+                                                            2.0 * rc->R + rc->p.contact_tol_mm + rc->R))
+        return a; /* the cheap test first: no ball near enough to turn it */
+    for (k = a; k > b->seg_from + 6 && frame_ok(rc, k - 1) && n < 2 * m; k--) {
+        double d0[2] = {0.0, 0.0}, x0, y0, off_max = 0.0;
+        long q;
+        int r;
+        bool off = true;
+        seg_t p;
+
+        if (frm(rc, k)->st[i] != OB_SEEN)
+            continue;
+        a0 = k;
+        if (++n < m)
+            continue;
+        memset(&p, 0, sizeof(p));
+        fit_ball(rc, i, b->seg_from, a0 - 1, &p);
+        if (p.n < 6)
+            return a;
+        for (q = a0; q <= a && off; q++) {
+            const rframe_t *g = frm(rc, q);
+            const double u = g->t - frm(rc, a0 - 1)->t;
+            double gx, gy, dx, dy, rr;
+
+            if (g->st[i] != OB_SEEN)
+                continue;
+            seg_eval(&p, g->t, &gx, &gy);
+            dx = g->x[i] - gx;
+            dy = g->y[i] - gy;
+            rr = hypot(dx, dy);
+            off = rr > fmax(0.5 * rc->p.kink_min_mm, 0.6 * rc->p.kink_k * sig(rc, g->s[i]) * sqrt(1.0 + 4.0 / p.n)) +
+                           0.25 * rc->p.accel_max_mm_s2 * u * u;
+            if (q == a0 && off) {
+                d0[0] = dx / rr;
+                d0[1] = dy / rr;
+            } else if (off) {
+                off = dx * d0[0] + dy * d0[1] >= 0.7 * rr;
+            }
+            off_max = fmax(off_max, rr);
+        }
+        if (!off)
+            continue;
+        seg_eval(&p, frm(rc, a0)->t, &x0, &y0);
+        for (r = 0; r < CR_RAIL_COUNT; r++)
+            if (rail_dist(rc, r, x0, y0) < 2.0 * rc->R)
+                return a;
+        if (!near_ball(rc, i, x0, y0, frm(rc, a0)->t, 2.0 * rc->R + rc->p.contact_tol_mm + off_max))
+            return a;
+        p.t0 = cur_seg(b)->t0;
+        *before = p;
+        return a0;
+    }
+    return a;
+}
+
 /* A moving ball at frame a. */
 static void analyse_moving(cr_recon_t *rc, int i, long a)
 {
@@ -3163,6 +3257,8 @@ static void analyse_moving(cr_recon_t *rc, int i, long a)
     seg_t *s = cur_seg(b), before, m;
     double s_a = sig(rc, f->s[i]), px, py, res, thr;
     long k, e = last_frame(rc, a);
+    const long a_now = a;
+    bool drift = false;
 
     rail_watch(rc, i, a);
     if (f->st[i] != OB_SEEN) {
@@ -3185,12 +3281,25 @@ static void analyse_moving(cr_recon_t *rc, int i, long a)
           0.25 * rc->p.accel_max_mm_s2 * 4.0 * rc->dt * rc->dt;
     if (s->n < 2)
         res = 0; /* too young to predict from */
+    if (res <= thr && s->n >= 8) {
+        seg_t sb;
+        long a0 = drift_start(rc, i, a, &sb);
+
+        if (a0 < a) {
+            /* a turn the frames since a0 show together: found at a0 */
+            *s = sb;
+            a = a0;
+            f = frm(rc, a);
+            res = INFINITY;
+            drift = true;
+        }
+    }
     if (res > thr) {
-        bool confirmed = true;
+        bool confirmed = !drift;
         double vx = 0, vy = 0, ox, oy, tk, kx, ky, bestd = INFINITY, tp;
         int n;
 
-        for (k = a + 1; k <= e; k++) {
+        for (k = a + 1; k <= e && !drift; k++) {
             rframe_t *g = frm(rc, k);
             double gx, gy;
 
@@ -3200,7 +3309,7 @@ static void analyse_moving(cr_recon_t *rc, int i, long a)
             if (dist2(g->x[i], g->y[i], gx, gy) <= thr)
                 confirmed = false;
         }
-        if (!confirmed)
+        if (!confirmed && !drift)
             return; /* an outlier */
         n = line_fit(rc, i, a, e, f->t, &ox, &oy, &vx, &vy);
         if (n < 2) {
@@ -3209,8 +3318,19 @@ static void analyse_moving(cr_recon_t *rc, int i, long a)
         }
         /* where the incoming path and the outgoing line meet */
         tp = frame_ok(rc, a - 1) ? frm(rc, a - 1)->t : f->t - rc->dt;
-        if (b->last_seen >= 0 && frame_ok(rc, b->last_seen))
+        if (drift) {
+            /* its first frames off the path may not have shown it yet */
+            int back = (int)lround(DRIFT_S / rc->dt);
+
+            for (k = a - 1; frame_ok(rc, k) && k > b->seg_from; k--)
+                if (frm(rc, k)->st[i] == OB_SEEN) {
+                    tp = frm(rc, k)->t;
+                    if (--back <= 0)
+                        break;
+                }
+        } else if (b->last_seen >= 0 && frame_ok(rc, b->last_seen)) {
             tp = frm(rc, b->last_seen)->t;
+        }
         tk = f->t;
         for (k = 0; k <= 40; k++) {
             double t = tp + (f->t - tp) * k / 40.0, ix, iy, d;
@@ -3228,6 +3348,8 @@ static void analyse_moving(cr_recon_t *rc, int i, long a)
             double vo[2] = {vx, vy};
 
             add_change(rc, CH_KINK, i, tk, &before, vo, kx, ky);
+            if (drift && rc->nch > 0 && rc->ch[rc->nch - 1].ball == i)
+                rc->ch[rc->nch - 1].drift = true;
         }
         b->anchor = false; /* the meeting point is too rough to fit through */
         b->anc_x = kx;
@@ -3235,10 +3357,10 @@ static void analyse_moving(cr_recon_t *rc, int i, long a)
         b->anc_t = tk;
         b->seg_from = a;
         memset(&m, 0, sizeof(m));
-        fit_ball(rc, i, a, a, &m);
+        fit_ball(rc, i, a, a_now, &m);
         m.t0 = tk;
         push_seg(b, &m);
-        b->last_seen = a;
+        b->last_seen = a_now;
         return;
     }
     b->last_seen = a;
@@ -3978,6 +4100,10 @@ static bool explain_collision(cr_recon_t *rc, change_t *c, bool allow_pending)
     }
     if (best_k < 0)
         return false;
+    if (c->drift && recent_has(rc, c->ball, best_k, best_t, 4.0 * rc->dt)) {
+        c->done = true; /* a contact of the pair reported moments before: its bend, seen late */
+        return true;
+    }
     if (c->kind == CH_KINK && wavered_only(rc, c) && !runs_at(rc, best_k, c->t, rc->b[c->ball].dist_x,
                                                                rc->b[c->ball].dist_y)) {
         c->done = true; /* a fit's waver bent, and nothing came at the ball: no contact */

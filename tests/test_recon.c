@@ -618,6 +618,30 @@ static const cr_event_t *find_pair(const cr_event_t *evs, int n, int a, int b, d
     return NULL;
 }
 
+/* Counts a played shot c of the cue ball 0 and the 1 at fps: when the
+ * truth has the pair's second contact at least min_frames after its first,
+ * a shot with a second contact (*truth2) and whether the second contact
+ * reported is within a frame of it (*found2); and whether more contacts of
+ * the pair are reported than the truth has (*extra). */
+static void count_second_contact(const rcase_t *c, double fps, double min_frames, int *truth2, int *found2, int *extra)
+{
+    double tt[2] = {NAN, NAN}, tg[2] = {NAN, NAN};
+    int n01 = 0, g01 = 0;
+
+    for (int k = 0; k < c->nt; k++)
+        if (is_pair(&c->truth[k], 0, 1) && n01 < 2)
+            tt[n01++] = c->truth[k].t;
+    for (int k = 0; k < c->ng; k++)
+        if (is_pair(&c->got[k], 0, 1) && g01++ < 2)
+            tg[g01 - 1] = c->got[k].t;
+    if (n01 == 2 && tt[1] - tt[0] >= min_frames / fps) {
+        (*truth2)++;
+        *found2 += g01 == 2 && fabs(tg[1] - tt[1]) <= 1.0 / fps;
+    }
+    if (g01 > n01)
+        (*extra)++;
+}
+
 /* The cue ball drives an object ball resting a few millimetres off a
  * cushion into it; coming back, the object ball meets the cue ball again
  * within a frame or two, before either is seen between the contacts. The
@@ -633,7 +657,6 @@ static void rebound_cases(double tip_b, int *truth2_out, int *found2_out, int *e
         const double cut = ((q / 6) % 4) * 12.0 - 6.0; /* degrees off a full hit: -6, 6, 18, 30 */
         const double bx = 1500.0, by = 1270.0 - 28.575 - gap, cr = cut * 3.14159265358979323846 / 180.0;
         setup_t s;
-        int n01 = 0;
 
         memset(&s, 0, sizeof(s));
         s.fps = fps;
@@ -649,23 +672,7 @@ static void rebound_cases(double tip_b, int *truth2_out, int *found2_out, int *e
                         3.14159265358979323846;
         s.seed = 31 + (uint64_t)q;
         CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
-        {
-            double tt[2] = {NAN, NAN}, tg[2] = {NAN, NAN};
-            int g01 = 0;
-
-            for (int k = 0; k < c.nt; k++)
-                if (is_pair(&c.truth[k], 0, 1) && n01 < 2)
-                    tt[n01++] = c.truth[k].t;
-            for (int k = 0; k < c.ng; k++)
-                if (is_pair(&c.got[k], 0, 1) && g01++ < 2)
-                    tg[g01 - 1] = c.got[k].t;
-            if (n01 == 2) {
-                truth2++;
-                found2 += g01 == 2 && fabs(tg[1] - tt[1]) <= 1.0 / fps;
-            }
-            if (g01 > n01)
-                extra++;
-        }
+        count_second_contact(&c, fps, 0.0, &truth2, &found2, &extra);
         if (getenv("REBOUND_DEBUG")) {
             printf("\nq %d fps %.0f gap %.0f cut %.0f speed %.0f: truth", q, fps, gap, cut, s.speed);
             for (int k = 0; k < c.nt; k++)
@@ -701,7 +708,6 @@ static void kiss_back_cases(double fps, int *truth2_out, int *found2_out, int *e
         const double gap = 10.0 + 10.0 * (q % 4), cut = 12.0 + ((q / 4) % 3) * 10.0; /* degrees off a full hit */
         const double bx = 1500.0, by = 1270.0 - 28.575 - gap, cr = cut * 3.14159265358979323846 / 180.0;
         setup_t s;
-        int n01 = 0;
 
         memset(&s, 0, sizeof(s));
         s.fps = fps;
@@ -715,29 +721,12 @@ static void kiss_back_cases(double fps, int *truth2_out, int *found2_out, int *e
                         3.14159265358979323846;
         s.seed = 71 + (uint64_t)q;
         CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
-        {
-            double tt[2] = {NAN, NAN}, tg[2] = {NAN, NAN};
-            int g01 = 0;
-
-            for (int k = 0; k < c.nt; k++)
-                if (is_pair(&c.truth[k], 0, 1) && n01 < 2)
-                    tt[n01++] = c.truth[k].t;
+        count_second_contact(&c, fps, 3.0, &truth2, &found2, &extra);
+        if (getenv("REBOUND_DEBUG")) {
+            printf("\nq %d fps %.0f gap %.0f cut %.0f speed %.0f: got", q, fps, gap, cut, s.speed);
             for (int k = 0; k < c.ng; k++)
-                if (is_pair(&c.got[k], 0, 1) && g01++ < 2)
-                    tg[g01 - 1] = c.got[k].t;
-            if (n01 == 2 && tt[1] - tt[0] >= 3.0 / fps) {
-                truth2++;
-                found2 += g01 == 2 && fabs(tg[1] - tt[1]) <= 1.0 / fps;
-            }
-            if (g01 > n01)
-                extra++;
-            if (getenv("REBOUND_DEBUG")) {
-                printf("\nq %d fps %.0f gap %.0f cut %.0f speed %.0f: truth 0-1 %d (%.4f %.4f) got %d (%.4f %.4f)", q,
-                       fps, gap, cut, s.speed, n01, tt[0], tt[1], g01, tg[0], tg[1]);
-                for (int k = 0; k < c.ng; k++)
-                    if (c.got[k].type == CR_EV_COLLISION)
-                        printf(" [%d-%d %.4f]", c.got[k].a, c.got[k].b, c.got[k].t);
-            }
+                if (c.got[k].type == CR_EV_COLLISION)
+                    printf(" [%d-%d %.4f]", c.got[k].a, c.got[k].b, c.got[k].t);
         }
     }
     *truth2_out = truth2;

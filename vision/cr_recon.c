@@ -1339,14 +1339,14 @@ void cr_recon_destroy(cr_recon_t *rc)
 
 /* ------------------------------------------------------------ analysis */
 
-static void add_change(cr_recon_t *rc, int kind, int ball, double t, const seg_t *before, const double vout[2],
-                       double x, double y)
+static change_t *add_change(cr_recon_t *rc, int kind, int ball, double t, const seg_t *before, const double vout[2],
+                            double x, double y)
 {
     change_t *c;
 
 
     if (rc->nch >= MAX_CH)
-        return;
+        return NULL;
     c = &rc->ch[rc->nch++];
     if (rc->b[ball].kink_pending && t > rc->b[ball].kink_t + rc->dt)
         rc->b[ball].kink_pending = false; /* its course changed again: the reach is not known */
@@ -1362,6 +1362,7 @@ static void add_change(cr_recon_t *rc, int kind, int ball, double t, const seg_t
     c->creep = false;
     c->drift = false;
     c->done = false;
+    return c;
 }
 
 /* Least-squares line through the SEEN samples of ball i in frames [k0, k1];
@@ -3187,15 +3188,21 @@ static bool near_ball(const cr_recon_t *rc, int i, double x, double y, double t,
  * (rail_watch() times those contacts). Returns the latest such a0, with that path in *before;
  * else a. */
 #define DRIFT_S 0.025
+static int drift_frames(const cr_recon_t *rc)
+{
+    return (int)lround(DRIFT_S / rc->dt);
+}
+
+/* a: a frame ball i is seen in */
 static long drift_start(cr_recon_t *rc, int i, long a, seg_t *before)
 {
     rball_t *b = &rc->b[i];
-    const int m = (int)lround(DRIFT_S / rc->dt);
+    const int m = drift_frames(rc);
     long k, a0 = a;
     int n = 0;
 
-    if (m < 2 || frm(rc, a)->st[i] != OB_SEEN || !near_ball(rc, i, frm(rc, a)->x[i], frm(rc, a)->y[i], frm(rc, a)->t,
-                                                            2.0 * rc->R + rc->p.contact_tol_mm + rc->R))
+    if (m < 2 || !near_ball(rc, i, frm(rc, a)->x[i], frm(rc, a)->y[i], frm(rc, a)->t,
+                            2.0 * rc->R + rc->p.contact_tol_mm + rc->R))
         return a; /* the cheap test first: no ball near enough to turn it */
     for (k = a; k > b->seg_from + 6 && frame_ok(rc, k - 1) && n < 2 * m; k--) {
         double d0[2] = {0.0, 0.0}, x0, y0, off_max = 0.0;
@@ -3295,10 +3302,12 @@ static void analyse_moving(cr_recon_t *rc, int i, long a)
         }
     }
     if (res > thr) {
-        bool confirmed = !drift;
+        bool confirmed = true;
         double vx = 0, vy = 0, ox, oy, tk, kx, ky, bestd = INFINITY, tp;
         int n;
 
+        /* a one-frame offset must hold in the frames after it (drift_start()
+         * has asked that already) */
         for (k = a + 1; k <= e && !drift; k++) {
             rframe_t *g = frm(rc, k);
             double gx, gy;
@@ -3309,7 +3318,7 @@ static void analyse_moving(cr_recon_t *rc, int i, long a)
             if (dist2(g->x[i], g->y[i], gx, gy) <= thr)
                 confirmed = false;
         }
-        if (!confirmed && !drift)
+        if (!confirmed)
             return; /* an outlier */
         n = line_fit(rc, i, a, e, f->t, &ox, &oy, &vx, &vy);
         if (n < 2) {
@@ -3320,7 +3329,7 @@ static void analyse_moving(cr_recon_t *rc, int i, long a)
         tp = frame_ok(rc, a - 1) ? frm(rc, a - 1)->t : f->t - rc->dt;
         if (drift) {
             /* its first frames off the path may not have shown it yet */
-            int back = (int)lround(DRIFT_S / rc->dt);
+            int back = drift_frames(rc);
 
             for (k = a - 1; frame_ok(rc, k) && k > b->seg_from; k--)
                 if (frm(rc, k)->st[i] == OB_SEEN) {
@@ -3347,9 +3356,10 @@ static void analyse_moving(cr_recon_t *rc, int i, long a)
         {
             double vo[2] = {vx, vy};
 
-            add_change(rc, CH_KINK, i, tk, &before, vo, kx, ky);
-            if (drift && rc->nch > 0 && rc->ch[rc->nch - 1].ball == i)
-                rc->ch[rc->nch - 1].drift = true;
+            change_t *c = add_change(rc, CH_KINK, i, tk, &before, vo, kx, ky);
+
+            if (c)
+                c->drift = drift;
         }
         b->anchor = false; /* the meeting point is too rough to fit through */
         b->anc_x = kx;

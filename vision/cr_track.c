@@ -132,6 +132,7 @@ struct cr_tracker {
     int rows[TRK_SLOTS];
     uint32_t gone_ids;          /* ids of balls surely pocketed (bit per id) */
     int gone_number[TRK_IDS];   /* the track number each of them had */
+    uint64_t gone_seen[TRK_IDS]; /* ... and the last frame it was seen in */
     obs_t *obs; /* TRK_SLOTS * window */
     int *nobs;  /* TRK_SLOTS */
     int obs_cap;
@@ -1000,6 +1001,66 @@ static void track_update(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, do
     }
 }
 
+/* Is a ball's centre at (x, y) over a pocket's hole: within 0.8 R of the
+ * pocket point, or past the cushion nose lines within a mouth width plus R
+ * of it (nowhere else can a centre be)? */
+static bool over_hole(const cr_tracker_t *tr, double x, double y)
+{
+    double R = tr->table.ball_radius_mm, L = tr->table.length_mm, W = tr->table.width_mm;
+
+    for (int pk = 0; pk < CR_POCKET_COUNT; pk++) {
+        cr_point_t P = cr_table_pocket_point(&tr->table, (cr_pocket_t)pk);
+        double dist = hypot(P.x - x, P.y - y);
+
+        if (dist <= cr_table_mouth_width(&tr->table, (cr_pocket_t)pk) + R &&
+            (dist < 0.8 * R || x < 0 || y < 0 || x > L || y > W))
+            return true;
+    }
+    return false;
+}
+
+/* A ball lost as it rolled is surely pocketed only if its path from where
+ * it was last seen runs into a pocket's mouth within this many mm: its
+ * direction, known to a few degrees, puts it within half a corner mouth of
+ * its true path that far. */
+#define UNSEEN_SURE_MM 400.0
+
+/* Is a centre at (x, y) moving along (vx, vy) past a pocket's mouth, or
+ * does its straight path cross one within max_mm, between its jaw points or
+ * within R of one (the ball strikes the jaw: it may drop)? */
+static bool path_through_mouth(const cr_tracker_t *tr, double x, double y, double vx, double vy, double max_mm)
+{
+    double R = tr->table.ball_radius_mm, sp = hypot(vx, vy), L = tr->table.length_mm, W = tr->table.width_mm;
+
+    if (!(sp > 0.0))
+        return false;
+    for (int pk = 0; pk < CR_POCKET_COUNT; pk++) {
+        cr_point_t a, b;
+        double ex, ey, den, s, u, ext;
+
+        if (cr_table_pocket_mouth(&tr->table, (cr_pocket_t)pk, &a, &b) != CR_OK)
+            continue;
+        ex = b.x - a.x;
+        ey = b.y - a.y;
+        ext = R / hypot(ex, ey);
+        /* already past the mouth's line, between the jaws (on the other
+         * side of it from the table's centre) */
+        u = ((x - a.x) * ex + (y - a.y) * ey) / (ex * ex + ey * ey);
+        if (u >= -ext && u <= 1.0 + ext &&
+            (ex * (y - a.y) - ey * (x - a.x)) * (ex * (0.5 * W - a.y) - ey * (0.5 * L - a.x)) < 0.0)
+            return true;
+        /* (x, y) + s (vx, vy) = a + u (b - a), s >= 0, 0 <= u <= 1 */
+        den = vx * ey - vy * ex;
+        if (fabs(den) < 1e-9)
+            continue;
+        s = ((a.x - x) * ey - (a.y - y) * ex) / den;
+        u = ((a.x - x) * vy - (a.y - y) * vx) / den;
+        if (s >= 0.0 && s * sp <= max_mm && u >= -ext && u <= 1.0 + ext)
+            return true;
+    }
+    return false;
+}
+
 /* Is a ball that just vanished at (x, y) with velocity (vx, vy) running into
  * a pocket? It is within a mouth width plus R of the pocket point and either
  * over the hole (centre past the cushion nose lines) or heading at the pocket
@@ -1011,8 +1072,13 @@ static void track_update(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, do
  * the moment, not surely pocketed. */
 static bool into_pocket(const cr_tracker_t *tr, double x, double y, double vx, double vy, bool *through)
 {
-    double R = tr->table.ball_radius_mm, sp = hypot(vx, vy), L = tr->table.length_mm, W = tr->table.width_mm;
+    double R = tr->table.ball_radius_mm, sp = hypot(vx, vy);
 
+    if (over_hole(tr, x, y)) {
+        if (through)
+            *through = true; /* already over the hole */
+        return true;
+    }
     for (int pk = 0; pk < CR_POCKET_COUNT; pk++) {
         cr_point_t P = cr_table_pocket_point(&tr->table, (cr_pocket_t)pk);
         bool side = cr_pocket_is_side((cr_pocket_t)pk), in = false;
@@ -1025,11 +1091,6 @@ static bool into_pocket(const cr_tracker_t *tr, double x, double y, double vx, d
         nx = side ? 0.0 : (P.x > 0 ? 1.0 : -1.0);
         ny = P.y > 0 ? 1.0 : -1.0;
         out = vx * nx + vy * ny;
-        if (dist < 0.8 * R || x < 0 || y < 0 || x > L || y > W) {
-            if (through)
-                *through = true; /* already over the hole */
-            return true;
-        }
         if (sp < 50.0)
             continue;
         in = (vx * dx + vy * dy) > 0.5 * sp * dist || out > 0.5 * sp * hypot(nx, ny);
@@ -1642,7 +1703,8 @@ static void assign_ids(cr_tracker_t *tr)
      * a ball seen now is on the table and one of the set (phantoms rarely
      * last), so giving up its id must cost more */
     const double unknown_hidden = 6.0, unknown_seen = 20.0;
-    int n_seen = 0, n_set = 0, hid_best[TRK_LIVE];
+    int n_seen = 0, n_set = 0, hid_best[TRK_LIVE], out_slot[TRK_IDS];
+    uint64_t out_seen[TRK_IDS];
     bool racked;
 
     for (int s = 0; s < TRK_SLOTS; s++) {
@@ -1659,6 +1721,7 @@ static void assign_ids(cr_tracker_t *tr)
                 k->margin >= tr->p.id_margin) {
                 tr->gone_ids |= 1u << k->id;
                 tr->gone_number[k->id] = k->number;
+                tr->gone_seen[k->id] = k->last_seen;
             }
             k->retired = true;
             continue;
@@ -1684,6 +1747,21 @@ static void assign_ids(cr_tracker_t *tr)
         tr->gone_ids = 0;
     if (nr == 0)
         return;
+    /* balls surely pocketed, and the last frame each was seen in: those
+     * counted out of play, and those just gone whose tracks still take
+     * part (slot) */
+    for (int id = 0; id < TRK_IDS; id++) {
+        out_seen[id] = (tr->gone_ids >> id) & 1u ? tr->gone_seen[id] : 0;
+        out_slot[id] = -1;
+    }
+    for (int i = 0; i < nr; i++) {
+        const trk_t *k = &tr->trk[tr->rows[i]];
+
+        if (k->status == CR_BALL_GONE && k->out_through && k->id > 0 && k->margin >= tr->p.id_margin) {
+            out_seen[k->id] = k->last_seen;
+            out_slot[k->id] = tr->rows[i];
+        }
+    }
     {
         /* a rack before its break: most slots hold a ball that has not
          * moved since it was first seen there */
@@ -1714,6 +1792,14 @@ static void assign_ids(cr_tracker_t *tr)
             a[i * m + id] = (tr->p.id_set & (1u << id)) && !none ? mx - id_loglik(k, id, tr->p.colour_cap) : BIG;
             if (none)
                 continue;
+            /* a ball surely pocketed: a track seen beside it while it was
+             * on the table (three frames at least) is some other ball (a
+             * cloth-coloured 7, unnamed, took the 5's id as the 5 dropped,
+             * and the 15's later) */
+            if (out_seen[id] && tr->rows[i] != out_slot[id] && k->born + 2 < out_seen[id]) {
+                a[i * m + id] = BIG;
+                continue;
+            }
             /* a pocketed ball's id: taking it means that ball came back
              * (racked or spotted), as unlikely as a hidden track being
              * stale; for a ball seen now whose own looks do not surely name
@@ -1992,10 +2078,16 @@ int cr_tracker_push(cr_tracker_t *tr, double t_s, uint64_t frame, const cr_detec
                 bool through = false;
 
                 predict(tr, k, t_s, &px, &py);
-                /* it may roll into a pocket while hidden */
+                /* it may roll into a pocket while hidden; surely pocketed
+                 * only when its straight path from where it was last seen
+                 * runs in between the jaws within UNSEEN_SURE_MM (a
+                 * cloth-coloured 7 lost as it rolled, its speed misread
+                 * from a misplaced last fit, was predicted off a cushion
+                 * and across the table into a corner pocket: its number was
+                 * kept out of play for the rest of the rack) */
                 if (into_pocket(tr, px, py, k->vx, k->vy, &through) && hypot(k->vx, k->vy) > 50.0) {
                     k->status = CR_BALL_GONE;
-                    k->out_through = through;
+                    k->out_through = through && path_through_mouth(tr, k->x, k->y, k->vx, k->vy, UNSEEN_SURE_MM);
                     k->x = px;
                     k->y = py;
                     k->t_state = t_s;

@@ -228,6 +228,22 @@ int cr_table_pocket_mouth(const cr_table_t *t, cr_pocket_t p, cr_point_t *a, cr_
     return CR_OK;
 }
 
+bool cr_table_past_mouth(const cr_table_t *t, cr_pocket_t p, double x, double y)
+{
+    cr_point_t ja, jb;
+    double nx, ny;
+
+    if (cr_table_pocket_mouth(t, p, &ja, &jb) != CR_OK)
+        return false;
+    nx = -(jb.y - ja.y);
+    ny = jb.x - ja.x;
+    if ((ja.x - t->length_mm / 2) * nx + (ja.y - t->width_mm / 2) * ny < 0) {
+        nx = -nx;
+        ny = -ny;
+    }
+    return (x - ja.x) * nx + (y - ja.y) * ny >= 0;
+}
+
 int cr_table_cushion_segments(const cr_table_t *t, cr_rail_t rail, cr_point_t a[2], cr_point_t b[2])
 {
     double l, w, dc, ds, y;

@@ -71,6 +71,11 @@ double cr_table_mouth_width(const cr_table_t *t, cr_pocket_t p);
  * CR_ERR_INVALID for a bad pocket or a NULL pointer. */
 int cr_table_pocket_mouth(const cr_table_t *t, cr_pocket_t p, cr_point_t *a, cr_point_t *b);
 
+/* Whether (x, y) is through pocket p's mouth: on the far side of the line
+ * between its jaw points from the table's centre (false for a bad pocket
+ * or a NULL table). */
+bool cr_table_past_mouth(const cr_table_t *t, cr_pocket_t p, double x, double y);
+
 /* The straight part of a cushion nose line, between the jaw points of the
  * pockets at its ends (the head and foot cushions run between two corner
  * pockets; each long side has two segments split by the side pocket:

@@ -167,6 +167,34 @@ static void test_pocket_points(void)
     }
 }
 
+/* Past a mouth: on the far side of the jaw points' line from the centre. */
+static void test_past_mouth(void)
+{
+    cr_table_t t = t9();
+    cr_point_t a, b, c, m;
+
+    for (int i = 0; i < CR_POCKET_COUNT; i++) {
+        CU_ASSERT_EQUAL_FATAL(cr_table_pocket_mouth(&t, (cr_pocket_t)i, &a, &b), CR_OK);
+        c = cr_table_pocket_point(&t, (cr_pocket_t)i);
+        m.x = (a.x + b.x) / 2;
+        m.y = (a.y + b.y) / 2;
+        CU_ASSERT_TRUE(cr_table_past_mouth(&t, (cr_pocket_t)i, c.x, c.y));
+        CU_ASSERT_FALSE(cr_table_past_mouth(&t, (cr_pocket_t)i, 1270.0, 635.0));
+        /* a millimetre either side of the mouth's middle, along the line to the pocket point */
+        if (dist(m.x, m.y, c.x, c.y) > 1e-9) {
+            double ux = (c.x - m.x) / dist(m.x, m.y, c.x, c.y), uy = (c.y - m.y) / dist(m.x, m.y, c.x, c.y);
+
+            CU_ASSERT_TRUE(cr_table_past_mouth(&t, (cr_pocket_t)i, m.x + ux, m.y + uy));
+            CU_ASSERT_FALSE(cr_table_past_mouth(&t, (cr_pocket_t)i, m.x - ux, m.y - uy));
+        } else { /* a side pocket: its point is the mouth's middle */
+            CU_ASSERT_TRUE(cr_table_past_mouth(&t, (cr_pocket_t)i, c.x, c.y > 0 ? c.y + 1 : -1));
+            CU_ASSERT_FALSE(cr_table_past_mouth(&t, (cr_pocket_t)i, c.x, c.y > 0 ? c.y - 1 : 1));
+        }
+    }
+    CU_ASSERT_FALSE(cr_table_past_mouth(&t, CR_POCKET_COUNT, 0, 0));
+    CU_ASSERT_FALSE(cr_table_past_mouth(NULL, CR_POCKET_HEAD_LEFT, 0, 0));
+}
+
 static void test_pocket_mouths(void)
 {
     cr_table_t t = t9();
@@ -866,6 +894,7 @@ int cr_test_register_table(void)
         !CU_add_test(geo, "behind head string", test_behind_head_string) ||
         !CU_add_test(geo, "pocket points", test_pocket_points) ||
         !CU_add_test(geo, "pocket mouths", test_pocket_mouths) ||
+        !CU_add_test(geo, "past a pocket's mouth", test_past_mouth) ||
         !CU_add_test(geo, "cushion segments", test_cushion_segments) ||
         !CU_add_test(geo, "distance to rail", test_distance_to_rail) ||
         !CU_add_test(geo, "distance to the cushion a ball can touch", test_cushion_distance) || !CU_add_test(geo, "diamonds", test_diamonds))

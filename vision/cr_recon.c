@@ -1142,21 +1142,10 @@ static int near_pocket(const cr_recon_t *rc, double x, double y, double reach, i
     return best;
 }
 
-/* Whether (x, y) is through pocket p's mouth: on the far side of the line
- * between its jaw points from the table's centre. */
+/* Whether (x, y) is through pocket p's mouth (cr_table_past_mouth()). */
 static bool past_mouth(const cr_recon_t *rc, int p, double x, double y)
 {
-    cr_point_t ja, jb;
-    double nx, ny;
-
-    cr_table_pocket_mouth(&rc->tab, (cr_pocket_t)p, &ja, &jb);
-    nx = -(jb.y - ja.y);
-    ny = jb.x - ja.x;
-    if ((ja.x - rc->tab.length_mm / 2) * nx + (ja.y - rc->tab.width_mm / 2) * ny < 0) {
-        nx = -nx;
-        ny = -ny;
-    }
-    return (x - ja.x) * nx + (y - ja.y) * ny >= 0;
+    return cr_table_past_mouth(&rc->tab, (cr_pocket_t)p, x, y);
 }
 
 /* First time in [t0, t1] where f(t) = |pa(t) - pb(t)| - d <= 0 for the two

@@ -1025,30 +1025,29 @@ static bool over_hole(const cr_tracker_t *tr, double x, double y)
  * its true path that far. */
 #define UNSEEN_SURE_MM 400.0
 
-/* Is a centre at (x, y) moving along (vx, vy) past a pocket's mouth, or
- * does its straight path cross one within max_mm, between its jaw points or
- * within R of one (the ball strikes the jaw: it may drop)? */
+/* Is a centre at (x, y) moving along (vx, vy) through a pocket's mouth
+ * (within a mouth width plus R of the pocket point), or does its straight
+ * path cross one within max_mm, between its jaw points or within R of one
+ * (the ball strikes the jaw: it may drop)? */
 static bool path_through_mouth(const cr_tracker_t *tr, double x, double y, double vx, double vy, double max_mm)
 {
-    double R = tr->table.ball_radius_mm, sp = hypot(vx, vy), L = tr->table.length_mm, W = tr->table.width_mm;
+    double R = tr->table.ball_radius_mm, sp = hypot(vx, vy);
 
     if (!(sp > 0.0))
         return false;
     for (int pk = 0; pk < CR_POCKET_COUNT; pk++) {
-        cr_point_t a, b;
+        cr_point_t a, b, P;
         double ex, ey, den, s, u, ext;
 
         if (cr_table_pocket_mouth(&tr->table, (cr_pocket_t)pk, &a, &b) != CR_OK)
             continue;
+        P = cr_table_pocket_point(&tr->table, (cr_pocket_t)pk);
+        if (hypot(P.x - x, P.y - y) <= cr_table_mouth_width(&tr->table, (cr_pocket_t)pk) + R &&
+            cr_table_past_mouth(&tr->table, (cr_pocket_t)pk, x, y))
+            return true; /* already through it */
         ex = b.x - a.x;
         ey = b.y - a.y;
         ext = R / hypot(ex, ey);
-        /* already past the mouth's line, between the jaws (on the other
-         * side of it from the table's centre) */
-        u = ((x - a.x) * ex + (y - a.y) * ey) / (ex * ex + ey * ey);
-        if (u >= -ext && u <= 1.0 + ext &&
-            (ex * (y - a.y) - ey * (x - a.x)) * (ex * (0.5 * W - a.y) - ey * (0.5 * L - a.x)) < 0.0)
-            return true;
         /* (x, y) + s (vx, vy) = a + u (b - a), s >= 0, 0 <= u <= 1 */
         den = vx * ey - vy * ex;
         if (fabs(den) < 1e-9)

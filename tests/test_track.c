@@ -1593,9 +1593,42 @@ static void test_poorly_seen_ball_named_again(void)
 
 /* ------------------------------- lost beside a pocket, rolling away from it */
 
+/* A ball found again resting at (x, y) from frame `from`: the frames it is
+ * seen there, named `id`, and named another number. */
 typedef struct {
-    int frames, named_2, named_other;
-} away_t;
+    double x, y;
+    int from, id;
+    int frames, named, named_other;
+} found_t;
+
+static void found_check(void *u, const cr_ball_frame_t *f)
+{
+    found_t *s = u;
+    const cr_ball_obs_t *o;
+
+    if ((int)f->frame < s->from)
+        return;
+    o = nearest(f, s->x, s->y, 10);
+    s->frames++;
+    s->named += o && o->id == s->id;
+    s->named_other += o && o->id != s->id && o->id != -1;
+}
+
+/* Runs gen at 60 fps for n frames with the ids of id_set and checks that the
+ * ball found again is named in every frame from s->from. */
+static void check_found(found_t *s, uint32_t id_set, int n, gen_fn gen, int min_frames)
+{
+    cr_track_params_t p;
+
+    cr_track_params_defaults(&p);
+    p.id_set = id_set;
+    CU_ASSERT(run_tracker(&p, 60, n, gen, found_check, s) > 0);
+    CU_ASSERT(s->frames > min_frames);
+    CU_ASSERT_EQUAL(s->named, s->frames);
+    CU_ASSERT_EQUAL(s->named_other, 0);
+    if (s->named != s->frames)
+        printf("\n  found again, named the %d in %d of %d frames", s->id, s->named, s->frames);
+}
 
 /* 9-ball, 60 fps: the 2 rests for two seconds (surely named), then rolls
  * at 500 mm/s into the left cushion just past
@@ -1626,40 +1659,14 @@ static void away_gen(void *u, int k, cr_detection_t *d, int *n)
     }
 }
 
-static void away_check(void *u, const cr_ball_frame_t *f)
-{
-    away_t *s = u;
-    const cr_ball_obs_t *o;
-
-    if (f->frame < 320)
-        return;
-    o = nearest(f, 1150, 420, 10);
-    s->frames++;
-    s->named_2 += o && o->id == 2;
-    s->named_other += o && o->id != 2 && o->id != -1;
-}
-
 static void test_lost_beside_a_pocket_not_pocketed(void)
 {
-    away_t s;
-    cr_track_params_t p;
+    found_t s = {.x = 1150, .y = 420, .from = 320, .id = 2};
 
-    memset(&s, 0, sizeof(s));
-    cr_track_params_defaults(&p);
-    p.id_set = 0x3FF;
-    CU_ASSERT(run_tracker(&p, 60, 420, away_gen, away_check, &s) > 0);
-    CU_ASSERT(s.frames > 50);
-    CU_ASSERT_EQUAL(s.named_2, s.frames);
-    CU_ASSERT_EQUAL(s.named_other, 0);
-    if (s.named_2 != s.frames)
-        printf("\n  found again, named the 2 in %d of %d frames", s.named_2, s.frames);
+    check_found(&s, 0x3FF, 420, away_gen, 50);
 }
 
 /* ------------------------------ lost rolling past a side pocket */
-
-typedef struct {
-    int frames, named_7, named_other;
-} past_t;
 
 /* 60 fps, the last balls of a rack (the cue ball, 3, 5, 7 and 15): the 7
  * rests for two seconds (surely named), then rolls at
@@ -1698,33 +1705,11 @@ static void past_gen(void *u, int k, cr_detection_t *d, int *n)
     }
 }
 
-static void past_check(void *u, const cr_ball_frame_t *f)
-{
-    past_t *s = u;
-    const cr_ball_obs_t *o;
-
-    if (f->frame < 330)
-        return;
-    o = nearest(f, 1600, 1180, 10);
-    s->frames++;
-    s->named_7 += o && o->id == 7;
-    s->named_other += o && o->id != 7 && o->id != -1;
-}
-
 static void test_lost_past_a_side_pocket(void)
 {
-    past_t s;
-    cr_track_params_t p;
+    found_t s = {.x = 1600, .y = 1180, .from = 330, .id = 7};
 
-    memset(&s, 0, sizeof(s));
-    cr_track_params_defaults(&p);
-    p.id_set = 1u << 0 | 1u << 3 | 1u << 5 | 1u << 7 | 1u << 15;
-    CU_ASSERT(run_tracker(&p, 60, 480, past_gen, past_check, &s) > 0);
-    CU_ASSERT(s.frames > 100);
-    CU_ASSERT_EQUAL(s.named_7, s.frames);
-    CU_ASSERT_EQUAL(s.named_other, 0);
-    if (s.named_7 != s.frames)
-        printf("\n  found again, named the 7 in %d of %d frames", s.named_7, s.frames);
+    check_found(&s, 1u << 0 | 1u << 3 | 1u << 5 | 1u << 7 | 1u << 15, 480, past_gen, 100);
 }
 
 /* --------------------------- no pocketed id for a ball seen beside it */
@@ -1776,6 +1761,81 @@ static void test_pocketed_id_not_for_a_ball_beside(void)
     CU_ASSERT_EQUAL(s.named_5, 0);
     if (s.named_5)
         printf("\n  the ball beside was named the pocketed 5 in %d of %d frames", s.named_5, s.frames);
+}
+
+/* ------------------------- found again, not the cue ball in hand */
+
+typedef struct {
+    int found_frames, found_named_0, cue_frames, cue_named_0;
+} inhand_t;
+
+/* 30 fps, the last balls of a rack (the cue ball, 1, 2 and 3): the 1 rolls
+ * into the foot-left pocket, then the cue ball into the foot-right one,
+ * both seen over the hole (the cue ball in hand). Then a ball is found
+ * rolling (one lost as it rolled, of the cloth's colour: its looks name
+ * nothing), slowing to rest at (2300, 300). Every number but the cue
+ * ball's is out of play or taken, but it is no cue ball: the cue ball comes
+ * back put down by hand, looking like the cue ball (it is, from frame 240 at
+ * (600, 700)). */
+static void inhand_gen(void *u, int k, cr_detection_t *d, int *n)
+{
+    (void)u;
+    *n = 0;
+    d[(*n)++] = det_of(2, 1500, 900, -1);
+    d[(*n)++] = det_of(3, 1200, 1000, -1);
+    if (k < 10)
+        d[(*n)++] = det_of(1, 2300, 240, -1);
+    else if (k < 10 + 24) /* 300 mm/s toward the corner, over the hole by the end */
+        d[(*n)++] = det_of(1, 2300 + 10.0 * (k - 10), 240 - 10.0 * (k - 10), -1);
+    if (k < 40)
+        d[(*n)++] = det_of(0, 2300, 1030, -1);
+    else if (k < 40 + 22)
+        d[(*n)++] = det_of(0, 2300 + 10.0 * (k - 40), 1030 + 10.0 * (k - 40), -1);
+    if (k >= 120) {
+        double t = (k - 120) / 30.0, s = t < 1.0 ? 300.0 * t - 150.0 * t * t : 150.0;
+
+        d[(*n)++] = det_of(-1, 2150 + s, 300, 0.1);
+    }
+    if (k >= 240)
+        d[(*n)++] = det_of(0, 600, 700, -1);
+}
+
+static void inhand_check(void *u, const cr_ball_frame_t *f)
+{
+    inhand_t *s = u;
+    const cr_ball_obs_t *o;
+
+    if (f->frame >= 120) {
+        double t = ((double)f->frame - 120) / 30.0, x = 2150 + (t < 1.0 ? 300.0 * t - 150.0 * t * t : 150.0);
+
+        if ((o = nearest(f, x, 300, 10)) != NULL) {
+            s->found_frames++;
+            s->found_named_0 += o->id == 0;
+        }
+    }
+    if (f->frame >= 250 && (o = nearest(f, 600, 700, 10)) != NULL) {
+        s->cue_frames++;
+        s->cue_named_0 += o->id == 0;
+    }
+}
+
+static void test_found_again_not_cue_in_hand(void)
+{
+    inhand_t s;
+    cr_track_params_t p;
+
+    memset(&s, 0, sizeof(s));
+    cr_track_params_defaults(&p);
+    p.delay_frames = 4;
+    p.id_set = 0xF;
+    CU_ASSERT_EQUAL(run_tracker(&p, 30, 360, inhand_gen, inhand_check, &s), 360);
+    CU_ASSERT(s.found_frames > 150);
+    CU_ASSERT_EQUAL(s.found_named_0, 0);
+    CU_ASSERT(s.cue_frames > 100);
+    CU_ASSERT_EQUAL(s.cue_named_0, s.cue_frames);
+    if (s.found_named_0 || s.cue_named_0 != s.cue_frames)
+        printf("\n  the ball found again named the cue ball in %d of %d frames; the cue ball put down in %d of %d",
+               s.found_named_0, s.found_frames, s.cue_named_0, s.cue_frames);
 }
 
 /* --------------------------------------------------- never identifiable */
@@ -2125,6 +2185,7 @@ int cr_test_register_track(void)
         !CU_add_test(s, "a ball lost beside a pocket rolling away is not pocketed",
                      test_lost_beside_a_pocket_not_pocketed) ||
         !CU_add_test(s, "a ball lost rolling past a side pocket is not pocketed", test_lost_past_a_side_pocket) ||
+        !CU_add_test(s, "a ball found again is not the cue ball in hand", test_found_again_not_cue_in_hand) ||
         !CU_add_test(s, "a ball seen beside a pocketed one does not take its number",
                      test_pocketed_id_not_for_a_ball_beside) ||
         !CU_add_test(s, "pocketed ball is GONE", test_pocketed_ball_gone) ||

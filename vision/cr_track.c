@@ -131,6 +131,8 @@ struct cr_tracker {
     char hused[HUNG_MAX + 1];
     int rows[TRK_SLOTS];
     uint32_t gone_ids;          /* ids of balls surely pocketed (bit per id) */
+    uint64_t cue_out, cue_back; /* the cue ball surely pocketed: the last frame it was seen in,
+                                 * and the first a track surely named it after (0: none) */
     int gone_number[TRK_IDS];   /* the track number each of them had */
     uint64_t gone_seen[TRK_IDS]; /* ... and the last frame it was seen in */
     obs_t *obs; /* TRK_SLOTS * window */
@@ -1722,6 +1724,11 @@ static void assign_ids(cr_tracker_t *tr)
                 tr->gone_number[k->id] = k->number;
                 tr->gone_seen[k->id] = k->last_seen;
             }
+            if (!k->retired && k->status == CR_BALL_GONE && k->out_through && k->id == 0 &&
+                k->margin >= tr->p.id_margin) {
+                tr->cue_out = k->last_seen;
+                tr->cue_back = 0;
+            }
             k->retired = true;
             continue;
         }
@@ -1798,6 +1805,20 @@ static void assign_ids(cr_tracker_t *tr)
             if (out_seen[id] && tr->rows[i] != out_slot[id] && k->born + 2 < out_seen[id]) {
                 a[i * m + id] = BIG;
                 continue;
+            }
+            /* the cue ball in hand comes back put down by hand, looking
+             * like the cue ball: a ball first seen while it was in hand,
+             * seen now, whose own looks do not surely name it is as
+             * unlikely to be it as to be none of the set (a cloth-coloured
+             * 7 found again rolling, its looks still naming nothing, took
+             * the cue ball's number for a few frames and was taken for the
+             * cue ball put down) */
+            if (id == 0 && tr->cue_out && k->born >= tr->cue_out && (!tr->cue_back || k->born < tr->cue_back) &&
+                k->status == CR_BALL_SEEN) {
+                if (own == -2)
+                    own = own_best(tr, k, &om);
+                if (own != 0 || om < tr->p.id_margin)
+                    a[i * m] += unknown_seen;
             }
             /* a pocketed ball's id: taking it means that ball came back
              * (racked or spotted), as unlikely as a hidden track being
@@ -1876,6 +1897,8 @@ static void assign_ids(cr_tracker_t *tr)
         a[i * m + col] = save;
         k->id = col;
         k->margin = alt - base;
+        if (col == 0 && k->status == CR_BALL_SEEN && k->margin >= tr->p.id_margin && tr->cue_out && !tr->cue_back)
+            tr->cue_back = tr->pushed;
     }
 }
 

@@ -1464,9 +1464,9 @@ typedef struct {
  * probabilities surely say orange (skin against the ball classes: the
  * same hue as the orange ball) moves through the aim for six seconds. With
  * the colour of skin (fit -2: no ball's saturation) it is no ball of the
- * set: never the pocketed 5, nor the cue ball in hand; with the orange
- * ball's own colour (fit 0: the 5 put back on the table) it is the 5
- * again, as before. */
+ * set: never the pocketed 5, nor the cue ball in hand, and while it moves
+ * no ball at all; with the orange ball's own colour (fit 0: the 5 put back
+ * on the table) it is the 5 again, as before. */
 static void skin_gen(void *u, int k, cr_detection_t *d, int *n)
 {
     static const double rest[5][2] = {{1500, 300}, {1700, 900}, {1200, 1000}, {1900, 500}, {900, 300}};
@@ -1520,14 +1520,21 @@ static void test_skin_no_ball_of_the_set(void)
         p.delay_frames = 4;
         p.id_set = 0x3FF;
         CU_ASSERT_EQUAL(run_tracker(&p, 30, 360, skin_gen, skin_check, &s), 360);
-        CU_ASSERT(s.blob_frames > 150);
+        /* skin: no ball while it moves (over 100 mm/s: 130 of its 180
+         * frames), only in its first frames (too few seen to tell) and
+         * where it turns; the orange ball: in every frame */
+        if (pass == 0)
+            CU_ASSERT(s.blob_frames < 60);
+        if (pass == 1)
+            CU_ASSERT(s.blob_frames > 150);
         CU_ASSERT_EQUAL(s.blob_named_0, 0);
         if (pass == 0)
             CU_ASSERT_EQUAL(s.blob_named_5, 0);
         if (pass == 1)
             CU_ASSERT(s.blob_named_5 > s.blob_frames / 2);
-        if (s.blob_named_0 || (pass == 0 && s.blob_named_5) || (pass == 1 && s.blob_named_5 <= s.blob_frames / 2))
-            printf("\n  colour fit %.0f: named the pocketed 5 in %d, the cue ball in %d of %d frames", s.fit,
+        if (s.blob_named_0 || (pass == 0 && (s.blob_named_5 || s.blob_frames >= 60)) ||
+            (pass == 1 && s.blob_named_5 <= s.blob_frames / 2))
+            printf("\n  colour fit %.0f: named the pocketed 5 in %d, the cue ball in %d of %d frames output", s.fit,
                    s.blob_named_5, s.blob_named_0, s.blob_frames);
     }
 }

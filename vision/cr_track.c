@@ -2590,6 +2590,10 @@ int cr_tracker_pop(cr_tracker_t *tr, cr_ball_frame_t *out)
 
         if (t->number < 0 || t->state == SLOT_FREE)
             continue;
+        /* moving with looks of no ball's colour (a hand on the cue's butt,
+         * stroking): no ball */
+        if (t->id < 0 && !ball_like(t) && hypot(e->vx, e->vy) > 100.0)
+            continue;
         b = &out->balls[out->n++];
         memset(b, 0, sizeof(*b));
         b->track = t->number;

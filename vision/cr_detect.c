@@ -59,6 +59,7 @@ struct cr_detector {
     uint8_t *age;    /* gw*gh: frames of unexplained foreground */
     uint8_t *fg;     /* gw*gh: this frame's foreground */
     uint8_t *covered;/* gw*gh: inside a detection of this frame */
+    uint8_t *moved;  /* gw*gh: this frame's sample differs from the last frame's */
     float *obs;      /* gw*gh*3: this frame's samples */
     int *stack;      /* gw*gh: flood fill */
     uint8_t *seen;   /* gw*gh: flood fill visited */
@@ -117,6 +118,7 @@ struct cr_detector {
     double scan_credit;                     /* tiles due (a sweep in scan_sweep_frames) */
     struct {
         double x, y;      /* table mm: where it was last found */
+        double vx, vy;    /* table mm a frame: how it went between its finds */
         int hits, misses; /* frames it was found in; missed since it was last found */
         int seen;         /* frames the search found it in */
     } probe[CR_DET_MAX_PROBES]; /* balls the scan found that no region showed (step 8) */
@@ -339,6 +341,7 @@ void cr_detect_params_defaults(cr_detect_params_t *p)
     p->scan_sweep_frames = 36;
     p->probe_frames = 5;
     p->probe_near_frames = 30;
+    p->motion_looks = 4;
 }
 
 void cr_detector_destroy(cr_detector_t *d)
@@ -350,6 +353,7 @@ void cr_detector_destroy(cr_detector_t *d)
     free(d->age);
     free(d->fg);
     free(d->covered);
+    free(d->moved);
     free(d->obs);
     free(d->stack);
     free(d->seen);
@@ -389,6 +393,7 @@ int cr_detector_create(const cr_camera_t *cam, const cr_table_t *t, const cr_det
     }
     if (!(p->chroma_gain >= 0.0) || !(p->fg_sigmas > 0.0) || !(p->fg_min_levels >= 0.0) || p->max_candidates < 1 ||
         p->bg_absorb_frames < 1 || !(p->min_votes > 0.0) || p->scan_sweep_frames < 0 || p->scan_sweep_frames > 100000 ||
+        p->motion_looks < 0 || p->motion_looks > 64 ||
         p->probe_frames < 1 || p->probe_frames > 1000 || p->probe_near_frames < p->probe_frames ||
         p->probe_near_frames > 100000)
         return CR_ERR_INVALID;
@@ -435,6 +440,7 @@ int cr_detector_create(const cr_camera_t *cam, const cr_table_t *t, const cr_det
     d->age = calloc(ng, 1);
     d->fg = calloc(ng, 1);
     d->covered = calloc(ng, 1);
+    d->moved = calloc(ng, 1);
     d->obs = calloc(ng * 3, sizeof(float));
     d->stack = calloc(ng, sizeof(int));
     d->seen = calloc(ng, 1);
@@ -459,8 +465,8 @@ int cr_detector_create(const cr_camera_t *cam, const cr_table_t *t, const cr_det
         cr_detector_destroy(d);
         return CR_ERR_NOMEM;
     }
-    if (!d->gmask || !d->bg || !d->age || !d->fg || !d->covered || !d->obs || !d->stack || !d->seen || !d->yh ||
-        !d->mag || !d->acc || !d->cand || !d->dets || !d->prev || !d->reuse || !d->ref ||
+    if (!d->gmask || !d->bg || !d->age || !d->fg || !d->covered || !d->moved || !d->obs || !d->stack || !d->seen ||
+        !d->yh || !d->mag || !d->acc || !d->cand || !d->dets || !d->prev || !d->reuse || !d->ref ||
         !d->prev_dead || !d->prev_quiet || !d->rois) {
         cr_detector_destroy(d);
         return CR_ERR_NOMEM;
@@ -2735,6 +2741,125 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
     return nd;
 }
 
+/* A new probe at table (x, y): found once, not moving yet. */
+static void cr_det_probe_new(cr_detector_t *d, double x, double y)
+{
+    if (d->n_probe >= CR_DET_MAX_PROBES)
+        return;
+    d->probe[d->n_probe].x = x, d->probe[d->n_probe].y = y;
+    d->probe[d->n_probe].vx = d->probe[d->n_probe].vy = 0.0;
+    d->probe[d->n_probe].hits = 1;
+    d->probe[d->n_probe].seen = 0;
+    d->probe[d->n_probe++].misses = 0;
+}
+
+/* Probe k found again at table (x, y): its step a frame since its last find,
+ * averaged with the steps before (a faint fit scatters by millimetres), so a
+ * rolling ball is looked for where it went on. */
+static void cr_det_probe_found(cr_detector_t *d, int k, double x, double y)
+{
+    const double f = d->probe[k].misses + 1.0, sx = (x - d->probe[k].x) / f, sy = (y - d->probe[k].y) / f;
+
+    d->probe[k].vx = d->probe[k].hits >= 2 ? 0.5 * (d->probe[k].vx + sx) : sx;
+    d->probe[k].vy = d->probe[k].hits >= 2 ? 0.5 * (d->probe[k].vy + sy) : sy;
+    d->probe[k].x = x, d->probe[k].y = y;
+    d->probe[k].hits++;
+    d->probe[k].misses = 0;
+}
+
+/* Step 8, what moves: a ball of the cloth's colour rolling after a break
+ * that no region shows and no hint follows still changes the samples it
+ * crosses from frame to frame (its shading, its highlights). Groups of such
+ * samples (moved) no larger than a ball rolling a frame's way (two and a
+ * half diameters across) and no smaller than a quarter of a ball's, with no
+ * ball found or followed within 2 R, on the bed, are looked at as a probe
+ * is (fainter edges, no foreground test), the largest first, at most
+ * motion_looks a frame; a fit there becomes a probe, which is then followed
+ * and reported as the scan's are. */
+#define CR_DET_MOVE_GROUPS 16
+static void cr_det_motion_probes(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
+{
+    const double R = d->tab.ball_radius_mm, cell = 2.0 * d->gs;
+    const int gw = d->gw, gh = d->gh, span = (int)ceil(2.5 * d->r_max_px / d->gs);
+    const int min_n = (int)fmax(3.0, 0.25 * 3.14159265358979323846 * (d->r_max_px / cell) * (d->r_max_px / cell));
+    const size_t ng = (size_t)gw * gh;
+    struct {
+        int n;
+        double x, y, u, v;
+    } grp[CR_DET_MOVE_GROUPS];
+    int ngrp = 0, looks = 0, a, b;
+
+    if (d->p.motion_looks <= 0)
+        return;
+    memset(d->seen, 0, ng);
+    for (size_t k0 = 0; k0 < ng; k0++) {
+        int sp = 0, n = 0, bx0, bx1, by0, by1;
+        double si = 0.0, sj = 0.0, u, v, x, y;
+
+        if (!d->moved[k0] || d->seen[k0])
+            continue;
+        bx0 = bx1 = (int)(k0 % gw);
+        by0 = by1 = (int)(k0 / gw);
+        d->seen[k0] = 1;
+        d->stack[sp++] = (int)k0;
+        while (sp > 0) {
+            const int q = d->stack[--sp], qi = q % gw, qj = q / gw;
+
+            n++;
+            si += qi, sj += qj;
+            bx0 = qi < bx0 ? qi : bx0;
+            bx1 = qi > bx1 ? qi : bx1;
+            by0 = qj < by0 ? qj : by0;
+            by1 = qj > by1 ? qj : by1;
+            for (int dj = -1; dj <= 1; dj++)
+                for (int di = -1; di <= 1; di++) {
+                    const int xi = qi + di, yj = qj + dj;
+                    size_t kk;
+
+                    if (xi < 0 || yj < 0 || xi >= gw || yj >= gh)
+                        continue;
+                    kk = (size_t)yj * gw + xi;
+                    if (d->moved[kk] && !d->seen[kk]) {
+                        d->seen[kk] = 1;
+                        d->stack[sp++] = (int)kk;
+                    }
+                }
+        }
+        if (n < min_n || bx1 - bx0 > span || by1 - by0 > span)
+            continue; /* a speck of noise, or an arm, a cue, a hand */
+        u = cell * si / n + 0.5, v = cell * sj / n + 0.5;
+        if (!cr_camera_unproject_plane(&d->cam, u, v, R, &x, &y) || !cr_det_centre_ok(d, x, y, 0.0) ||
+            cr_det_ball_near(d, nd, x, y, 2.0 * R) < nd)
+            continue;
+        for (b = 0; b < d->n_probe; b++)
+            if (hypot(x - d->probe[b].x, y - d->probe[b].y) < 2.0 * R)
+                break;
+        if (b < d->n_probe)
+            continue;
+        /* kept largest first */
+        for (a = ngrp < CR_DET_MOVE_GROUPS ? ngrp++ : CR_DET_MOVE_GROUPS; a > 0 && grp[a - 1].n < n; a--)
+            if (a < CR_DET_MOVE_GROUPS)
+                grp[a] = grp[a - 1];
+        if (a < CR_DET_MOVE_GROUPS)
+            grp[a].n = n, grp[a].x = x, grp[a].y = y, grp[a].u = u, grp[a].v = v;
+    }
+    for (a = 0; a < ngrp && looks < d->p.motion_looks && d->n_probe < CR_DET_MAX_PROBES; a++) {
+        cr_detection_t det;
+        const double rp = cr_det_radius_at(d, grp[a].u, grp[a].v);
+
+        looks++;
+        if (cr_det_look_at(d, img, grp[a].u, grp[a].v, rp, rp, grp[a].x, grp[a].y, R, nd, &det) &&
+            cr_det_centre_ok(d, det.x, det.y, 0.0) && det.colour_fit >= -1.5) {
+            for (b = 0; b < d->n_probe; b++)
+                if (hypot(det.x - d->probe[b].x, det.y - d->probe[b].y) < 1.8 * R)
+                    break;
+            if (b == d->n_probe)
+                cr_det_probe_new(d, det.x, det.y);
+        }
+        d->looking = 0;
+    }
+}
+
 /* Step 8: balls no region shows (cr_detect.h). Each frame a few tiles of
  * the bed are searched as a look searches (fainter edges, no foreground
  * test); a sharp, whole enough fit there (min_score) on the bed, mostly not
@@ -2758,7 +2883,13 @@ static int cr_det_scan(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
         double u, v, rp;
         int keep = 1, found = 0;
 
-        b = cr_det_ball_near(d, nd, d->probe[k].x, d->probe[k].y, 1.5 * R);
+        /* between where it was last found and where it went on at the step
+         * it went between its finds (a faint fit of a resting ball jumps
+         * about, and makes a step of its own): looked for over both */
+        const double ex = d->probe[k].vx * (d->probe[k].misses + 1), ey = d->probe[k].vy * (d->probe[k].misses + 1);
+        const double qx = d->probe[k].x + 0.5 * ex, qy = d->probe[k].y + 0.5 * ey, qr = 0.5 * R + 0.5 * hypot(ex, ey);
+
+        b = cr_det_ball_near(d, nd, qx, qy, 1.5 * R);
         if (b < nd) {
             /* found where the tracker expects it: followed; found by the
              * search: still a ball the search misses at times, followed
@@ -2771,25 +2902,24 @@ static int cr_det_scan(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
                     cr_det_identify(d, img, &d->dets[b]);
                     d->reuse[b] = 0;
                 }
-                d->probe[k].x = d->dets[b].x, d->probe[k].y = d->dets[b].y;
-                d->probe[k].hits++;
-                d->probe[k].misses = 0;
+                cr_det_probe_found(d, k, d->dets[b].x, d->dets[b].y);
             }
-        } else if (cr_camera_project(&d->cam, d->probe[k].x, d->probe[k].y, R, &u, &v)) {
+        } else if (cr_camera_project(&d->cam, qx, qy, R, &u, &v)) {
             rp = cr_det_radius_at(d, u, v);
-            found = cr_det_look_at(d, img, u, v, rp, 0.5 * rp, d->probe[k].x, d->probe[k].y, 0.5 * R, nd, &det);
+            found = cr_det_look_at(d, img, u, v, rp, qr * rp / R, qx, qy, qr, nd, &det);
             d->looking = 0;
             if (!found)
-                found = cr_det_hl_find(d, img, d->probe[k].x, d->probe[k].y, 0.5 * R, nd, -1, &det);
+                found = cr_det_hl_find(d, img, qx, qy, qr, nd, -1, &det);
             else
                 cr_det_hl_better(d, img, nd, -1, &det);
+            if (found && det.colour_fit < -1.5)
+                found = 0; /* of no ball's colour (a hand) */
             if (found) {
                 const int near = fmin(fmin(det.x, d->tab.length_mm - det.x), fmin(det.y, d->tab.width_mm - det.y)) <
                                  2.0 * R;
 
-                d->probe[k].x = det.x, d->probe[k].y = det.y;
-                d->probe[k].misses = 0;
-                if (++d->probe[k].hits >= (near ? d->p.probe_near_frames : d->p.probe_frames) &&
+                cr_det_probe_found(d, k, det.x, det.y);
+                if (d->probe[k].hits >= (near ? d->p.probe_near_frames : d->p.probe_frames) &&
                     nd < 2 * CR_VISION_MAX_DETECTIONS)
                     nd = cr_det_add_found(d, img, &det, 0, nd);
             } else if (++d->probe[k].misses >= 3) {
@@ -2802,6 +2932,7 @@ static int cr_det_scan(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
         }
         k++;
     }
+    cr_det_motion_probes(d, img, nd);
     d->scan_credit = fmin(d->scan_credit + (double)n_tiles / d->p.scan_sweep_frames, (double)n_tiles);
     while (d->scan_credit >= 1.0) {
         const int tile = d->scan_next++ % n_tiles, pad = (int)ceil(0.5 * d->r_max_px) + 3;
@@ -2849,10 +2980,7 @@ static int cr_det_scan(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
                     break;
             if (b < d->n_probe)
                 continue;
-            d->probe[d->n_probe].x = det.x, d->probe[d->n_probe].y = det.y;
-            d->probe[d->n_probe].hits = 1;
-            d->probe[d->n_probe].seen = 0;
-            d->probe[d->n_probe++].misses = 0;
+            cr_det_probe_new(d, det.x, det.y);
         }
         d->looking = 0;
     }
@@ -2887,7 +3015,7 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
     size_t k, ng;
     int gi, gj, i, j, nd = 0, regions = 0, searched = 0, first;
     double t0, t1, t2, t3, t_change2;
-    float t_fg2;
+    float t_fg2, t_move2;
 
     if (!d || !img || !n || (!out && max > 0) || max < 0 || !img->y || !img->u || !img->v)
         return CR_ERR_INVALID;
@@ -2911,6 +3039,10 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
         cr_det_learn_bg(d);
     }
     t_fg2 = (float)(d->t_fg * d->t_fg);
+    /* a sample that changed since the last frame by more than the two
+     * frames' noise together (change_sigmas of it): something moved there */
+    t_move2 = (float)fmax(2.0, d->p.change_sigmas * d->noise * 1.41421356);
+    t_move2 *= t_move2;
     for (gj = 0; gj < gh; gj++)
         for (gi = 0; gi < gw; gi++) {
             const float *o, *b;
@@ -2918,13 +3050,20 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
 
             k = (size_t)gj * gw + gi;
             if (!d->gmask[k]) {
-                d->fg[k] = d->seen[k] = d->covered[k] = 0;
+                d->fg[k] = d->seen[k] = d->covered[k] = d->moved[k] = 0;
                 continue;
             }
             if (d->bg_pending)
                 cr_det_update_bg_cell(d, k);
-            if (!first)
-                cr_det_sample(d, img, gi, gj, d->obs + 3 * k);
+            if (!first) {
+                float *w = d->obs + 3 * k, l0 = w[0], l1 = w[1], l2 = w[2];
+
+                cr_det_sample(d, img, gi, gj, w);
+                e0 = w[0] - l0, e1 = w[1] - l1, e2 = w[2] - l2;
+                d->moved[k] = e0 * e0 + e1 * e1 + e2 * e2 > t_move2;
+            } else {
+                d->moved[k] = 0;
+            }
             o = d->obs + 3 * k, b = d->bg + 3 * k;
             e0 = o[0] - b[0], e1 = o[1] - b[1], e2 = o[2] - b[2];
             d->fg[k] = e0 * e0 + e1 * e1 + e2 * e2 > t_fg2;

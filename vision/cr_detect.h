@@ -262,6 +262,9 @@ typedef struct {
     int probe_near_frames; /* the same within 2 R of a cushion's nose line, where the nose's
                              straight edge and the noise make circles (30, at least
                              probe_frames; cueref review: 1 s of frames) */
+    int motion_looks;     /* looks a frame, with the scan on, at groups of samples that
+                             changed since the last frame where no ball is found or followed
+                             (step 8: a ball of the cloth's colour rolling unseen) (4; 0: none) */
 } cr_detect_params_t;
 
 void cr_detect_params_defaults(cr_detect_params_t *p);

@@ -2741,6 +2741,51 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
     return nd;
 }
 
+/* An 8-connected group of coarse grid samples: its count, the sums of its
+ * cells' columns and rows, and its bounding box in cells. */
+typedef struct {
+    int n, bx0, by0, bx1, by1;
+    double si, sj;
+} cr_det_group_t;
+
+/* Grows the group of the samples set in mask that holds sample k0, marking
+ * them in d->seen (d->stack is the work list). */
+static void cr_det_grow_group(cr_detector_t *d, const uint8_t *mask, size_t k0, cr_det_group_t *g)
+{
+    const int gw = d->gw, gh = d->gh;
+    int sp = 0;
+
+    g->n = 0;
+    g->si = g->sj = 0.0;
+    g->bx0 = g->bx1 = (int)(k0 % gw);
+    g->by0 = g->by1 = (int)(k0 / gw);
+    d->seen[k0] = 1;
+    d->stack[sp++] = (int)k0;
+    while (sp > 0) {
+        const int q = d->stack[--sp], qi = q % gw, qj = q / gw;
+
+        g->n++;
+        g->si += qi, g->sj += qj;
+        g->bx0 = qi < g->bx0 ? qi : g->bx0;
+        g->bx1 = qi > g->bx1 ? qi : g->bx1;
+        g->by0 = qj < g->by0 ? qj : g->by0;
+        g->by1 = qj > g->by1 ? qj : g->by1;
+        for (int dj = -1; dj <= 1; dj++)
+            for (int di = -1; di <= 1; di++) {
+                const int xi = qi + di, yj = qj + dj;
+                size_t kk;
+
+                if (xi < 0 || yj < 0 || xi >= gw || yj >= gh)
+                    continue;
+                kk = (size_t)yj * gw + xi;
+                if (mask[kk] && !d->seen[kk]) {
+                    d->seen[kk] = 1;
+                    d->stack[sp++] = (int)kk;
+                }
+            }
+    }
+}
+
 /* A new probe at table (x, y): found once, not moving yet. */
 static void cr_det_probe_new(cr_detector_t *d, double x, double y)
 {
@@ -2793,41 +2838,17 @@ static void cr_det_motion_probes(cr_detector_t *d, const cr_yuv_image_t *img, in
         return;
     memset(d->seen, 0, ng);
     for (size_t k0 = 0; k0 < ng; k0++) {
-        int sp = 0, n = 0, bx0, bx1, by0, by1;
-        double si = 0.0, sj = 0.0, u, v, x, y;
+        cr_det_group_t g;
+        int n;
+        double u, v, x, y;
 
         if (!d->moved[k0] || d->seen[k0])
             continue;
-        bx0 = bx1 = (int)(k0 % gw);
-        by0 = by1 = (int)(k0 / gw);
-        d->seen[k0] = 1;
-        d->stack[sp++] = (int)k0;
-        while (sp > 0) {
-            const int q = d->stack[--sp], qi = q % gw, qj = q / gw;
-
-            n++;
-            si += qi, sj += qj;
-            bx0 = qi < bx0 ? qi : bx0;
-            bx1 = qi > bx1 ? qi : bx1;
-            by0 = qj < by0 ? qj : by0;
-            by1 = qj > by1 ? qj : by1;
-            for (int dj = -1; dj <= 1; dj++)
-                for (int di = -1; di <= 1; di++) {
-                    const int xi = qi + di, yj = qj + dj;
-                    size_t kk;
-
-                    if (xi < 0 || yj < 0 || xi >= gw || yj >= gh)
-                        continue;
-                    kk = (size_t)yj * gw + xi;
-                    if (d->moved[kk] && !d->seen[kk]) {
-                        d->seen[kk] = 1;
-                        d->stack[sp++] = (int)kk;
-                    }
-                }
-        }
-        if (n < min_n || bx1 - bx0 > span || by1 - by0 > span)
+        cr_det_grow_group(d, d->moved, k0, &g);
+        if (g.n < min_n || g.bx1 - g.bx0 > span || g.by1 - g.by0 > span)
             continue; /* a speck of noise, or an arm, a cue, a hand */
-        u = cell * si / n + 0.5, v = cell * sj / n + 0.5;
+        n = g.n;
+        u = cell * g.si / n + 0.5, v = cell * g.sj / n + 0.5;
         if (!cr_camera_unproject_plane(&d->cam, u, v, R, &x, &y) || !cr_det_centre_ok(d, x, y, 0.0) ||
             cr_det_ball_near(d, nd, x, y, 2.0 * R) < nd)
             continue;
@@ -3087,36 +3108,14 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
      * again, and the last frame's detections inside it are dropped; the
      * others keep the detections they had */
     for (k = 0; k < ng; k++) {
-        int sp = 0, bx0, by0, bx1, by1, pad, x0, y0, x1, y1, c0, c1, r0, r1, changed;
+        int bx0, by0, bx1, by1, pad, x0, y0, x1, y1, c0, c1, r0, r1, changed;
+        cr_det_group_t g;
         cr_det_roi_t *ro;
 
         if (!d->fg[k] || d->seen[k])
             continue;
-        bx0 = bx1 = (int)(k % gw);
-        by0 = by1 = (int)(k / gw);
-        d->seen[k] = 1;
-        d->stack[sp++] = (int)k;
-        while (sp > 0) {
-            int q = d->stack[--sp], qi = q % gw, qj = q / gw, di, dj;
-
-            bx0 = qi < bx0 ? qi : bx0;
-            bx1 = qi > bx1 ? qi : bx1;
-            by0 = qj < by0 ? qj : by0;
-            by1 = qj > by1 ? qj : by1;
-            for (dj = -1; dj <= 1; dj++)
-                for (di = -1; di <= 1; di++) {
-                    int xi = qi + di, yj = qj + dj;
-                    size_t kk;
-
-                    if (xi < 0 || yj < 0 || xi >= gw || yj >= gh)
-                        continue;
-                    kk = (size_t)yj * gw + xi;
-                    if (d->fg[kk] && !d->seen[kk]) {
-                        d->seen[kk] = 1;
-                        d->stack[sp++] = (int)kk;
-                    }
-                }
-        }
+        cr_det_grow_group(d, d->fg, k, &g);
+        bx0 = g.bx0, by0 = g.by0, bx1 = g.bx1, by1 = g.by1;
         pad = (int)ceil(0.5 * d->r_max_px) + d->gs + 3;
         x0 = bx0 * d->gs - pad, y0 = by0 * d->gs - pad, x1 = bx1 * d->gs + pad + 1, y1 = by1 * d->gs + pad + 1;
         x0 = x0 < 0 ? 0 : x0;

@@ -2826,20 +2826,19 @@ static void cr_det_motion_probes(cr_detector_t *d, const cr_yuv_image_t *img, in
 {
     const double R = d->tab.ball_radius_mm, cell = 2.0 * d->gs;
     const int gw = d->gw, gh = d->gh, span = (int)ceil(2.5 * d->r_max_px / d->gs);
-    const int min_n = (int)fmax(3.0, 0.25 * 3.14159265358979323846 * (d->r_max_px / cell) * (d->r_max_px / cell));
+    const int min_n = (int)fmax(3.0, 0.25 * CR_DET_PI * (d->r_max_px / cell) * (d->r_max_px / cell));
     const size_t ng = (size_t)gw * gh;
     struct {
         int n;
         double x, y, u, v;
     } grp[CR_DET_MOVE_GROUPS];
-    int ngrp = 0, looks = 0, a, b;
+    int ngrp = 0, a, b;
 
     if (d->p.motion_looks <= 0)
         return;
     memset(d->seen, 0, ng);
     for (size_t k0 = 0; k0 < ng; k0++) {
         cr_det_group_t g;
-        int n;
         double u, v, x, y;
 
         if (!d->moved[k0] || d->seen[k0])
@@ -2847,8 +2846,7 @@ static void cr_det_motion_probes(cr_detector_t *d, const cr_yuv_image_t *img, in
         cr_det_grow_group(d, d->moved, k0, &g);
         if (g.n < min_n || g.bx1 - g.bx0 > span || g.by1 - g.by0 > span)
             continue; /* a speck of noise, or an arm, a cue, a hand */
-        n = g.n;
-        u = cell * g.si / n + 0.5, v = cell * g.sj / n + 0.5;
+        u = cell * g.si / g.n + 0.5, v = cell * g.sj / g.n + 0.5;
         if (!cr_camera_unproject_plane(&d->cam, u, v, R, &x, &y) || !cr_det_centre_ok(d, x, y, 0.0) ||
             cr_det_ball_near(d, nd, x, y, 2.0 * R) < nd)
             continue;
@@ -2858,19 +2856,18 @@ static void cr_det_motion_probes(cr_detector_t *d, const cr_yuv_image_t *img, in
         if (b < d->n_probe)
             continue;
         /* kept largest first */
-        for (a = ngrp < CR_DET_MOVE_GROUPS ? ngrp++ : CR_DET_MOVE_GROUPS; a > 0 && grp[a - 1].n < n; a--)
+        for (a = ngrp < CR_DET_MOVE_GROUPS ? ngrp++ : CR_DET_MOVE_GROUPS; a > 0 && grp[a - 1].n < g.n; a--)
             if (a < CR_DET_MOVE_GROUPS)
                 grp[a] = grp[a - 1];
         if (a < CR_DET_MOVE_GROUPS)
-            grp[a].n = n, grp[a].x = x, grp[a].y = y, grp[a].u = u, grp[a].v = v;
+            grp[a].n = g.n, grp[a].x = x, grp[a].y = y, grp[a].u = u, grp[a].v = v;
     }
-    for (a = 0; a < ngrp && looks < d->p.motion_looks && d->n_probe < CR_DET_MAX_PROBES; a++) {
+    for (a = 0; a < ngrp && a < d->p.motion_looks && d->n_probe < CR_DET_MAX_PROBES; a++) {
         cr_detection_t det;
         const double rp = cr_det_radius_at(d, grp[a].u, grp[a].v);
 
-        looks++;
         if (cr_det_look_at(d, img, grp[a].u, grp[a].v, rp, rp, grp[a].x, grp[a].y, R, nd, &det) &&
-            cr_det_centre_ok(d, det.x, det.y, 0.0) && det.colour_fit >= -1.5) {
+            cr_det_centre_ok(d, det.x, det.y, 0.0) && det.colour_fit >= CR_VISION_COLOUR_OFF) {
             for (b = 0; b < d->n_probe; b++)
                 if (hypot(det.x - d->probe[b].x, det.y - d->probe[b].y) < 1.8 * R)
                     break;
@@ -2933,7 +2930,7 @@ static int cr_det_scan(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
                 found = cr_det_hl_find(d, img, qx, qy, qr, nd, -1, &det);
             else
                 cr_det_hl_better(d, img, nd, -1, &det);
-            if (found && det.colour_fit < -1.5)
+            if (found && det.colour_fit < CR_VISION_COLOUR_OFF)
                 found = 0; /* of no ball's colour (a hand) */
             if (found) {
                 const int near = fmin(fmin(det.x, d->tab.length_mm - det.x), fmin(det.y, d->tab.width_mm - det.y)) <

@@ -50,7 +50,7 @@ typedef struct {
     double n_white;  /* frames looking like the cue ball */
     double q_white;  /* independent views looking like the cue ball (all white) */
     double n_fit;    /* sharp frames whose colour was measured */
-    double off_avg;  /* share of the recent ones whose colour fits no ball's (COLOUR_OFF) */
+    double off_avg;  /* share of the recent ones whose colour fits no ball's (CR_VISION_COLOUR_OFF) */
 } ev_t;
 
 typedef struct {
@@ -784,13 +784,11 @@ static int count_live(const cr_tracker_t *tr)
  * per frame times that): a stripe showing its band at rest for a minute is
  * one sighting, not 1800. */
 #define VIEW_LOOK_FRAMES 3.0
-/* A sharp detection whose colour fits no ball's (cr_detection_t.colour_fit
- * below this: a standard deviation and three quarters off every class, as
- * skin is off the orange's saturation) is none of the balls; a track seen
- * so in at least half of its recent sharp frames (a running mean over about
- * OFF_FRAMES) is no ball's (ball_like()). Recent ones: a ball's fit is poor
- * while it is struck among others, and fine once it rests. */
-#define COLOUR_OFF (-1.5)
+/* A sharp detection whose colour fits no ball's (CR_VISION_COLOUR_OFF) is
+ * none of the balls; a track seen so in at least half of its recent sharp
+ * frames (a running mean over about OFF_FRAMES) is no ball's (ball_like()).
+ * Recent ones: a ball's fit is poor while it is struck among others, and
+ * fine once it rests. */
 #define OFF_FRAMES 10.0
 /* Share of a stripe's frames that show mostly white (seen near a pole),
  * for its colour likelihood. */
@@ -852,7 +850,7 @@ static void add_evidence(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, do
      * only from frames sharper than that */
     if (!(streak > R)) {
         k->ev.n_fit += 1;
-        k->ev.off_avg += ((d->colour_fit < COLOUR_OFF) - k->ev.off_avg) / fmin(k->ev.n_fit, OFF_FRAMES);
+        k->ev.off_avg += ((d->colour_fit < CR_VISION_COLOUR_OFF) - k->ev.off_avg) / fmin(k->ev.n_fit, OFF_FRAMES);
         look = look_of(tr, d);
         if (look == LOOK_CUE) {
             k->vw.n_white += 1;
@@ -1003,24 +1001,6 @@ static void track_update(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, do
     }
 }
 
-/* Is a ball's centre at (x, y) over a pocket's hole: within 0.8 R of the
- * pocket point, or past the cushion nose lines within a mouth width plus R
- * of it (nowhere else can a centre be)? */
-static bool over_hole(const cr_tracker_t *tr, double x, double y)
-{
-    double R = tr->table.ball_radius_mm, L = tr->table.length_mm, W = tr->table.width_mm;
-
-    for (int pk = 0; pk < CR_POCKET_COUNT; pk++) {
-        cr_point_t P = cr_table_pocket_point(&tr->table, (cr_pocket_t)pk);
-        double dist = hypot(P.x - x, P.y - y);
-
-        if (dist <= cr_table_mouth_width(&tr->table, (cr_pocket_t)pk) + R &&
-            (dist < 0.8 * R || x < 0 || y < 0 || x > L || y > W))
-            return true;
-    }
-    return false;
-}
-
 /* A ball lost as it rolled is surely pocketed only if its path from where
  * it was last seen runs into a pocket's mouth within this many mm: its
  * direction, known to a few degrees, puts it within half a corner mouth of
@@ -1034,19 +1014,18 @@ static bool over_hole(const cr_tracker_t *tr, double x, double y)
 static bool path_through_mouth(const cr_tracker_t *tr, double x, double y, double vx, double vy, double max_mm)
 {
     double R = tr->table.ball_radius_mm, sp = hypot(vx, vy);
+    int near = near_pocket(tr, x, y);
 
+    if (near >= 0 && cr_table_past_mouth(&tr->table, (cr_pocket_t)near, x, y))
+        return true; /* already through it */
     if (!(sp > 0.0))
         return false;
     for (int pk = 0; pk < CR_POCKET_COUNT; pk++) {
-        cr_point_t a, b, P;
+        cr_point_t a, b;
         double ex, ey, den, s, u, ext;
 
         if (cr_table_pocket_mouth(&tr->table, (cr_pocket_t)pk, &a, &b) != CR_OK)
             continue;
-        P = cr_table_pocket_point(&tr->table, (cr_pocket_t)pk);
-        if (hypot(P.x - x, P.y - y) <= cr_table_mouth_width(&tr->table, (cr_pocket_t)pk) + R &&
-            cr_table_past_mouth(&tr->table, (cr_pocket_t)pk, x, y))
-            return true; /* already through it */
         ex = b.x - a.x;
         ey = b.y - a.y;
         ext = R / hypot(ex, ey);
@@ -1073,13 +1052,8 @@ static bool path_through_mouth(const cr_tracker_t *tr, double x, double y, doubl
  * the moment, not surely pocketed. */
 static bool into_pocket(const cr_tracker_t *tr, double x, double y, double vx, double vy, bool *through)
 {
-    double R = tr->table.ball_radius_mm, sp = hypot(vx, vy);
+    double R = tr->table.ball_radius_mm, sp = hypot(vx, vy), L = tr->table.length_mm, W = tr->table.width_mm;
 
-    if (over_hole(tr, x, y)) {
-        if (through)
-            *through = true; /* already over the hole */
-        return true;
-    }
     for (int pk = 0; pk < CR_POCKET_COUNT; pk++) {
         cr_point_t P = cr_table_pocket_point(&tr->table, (cr_pocket_t)pk);
         bool side = cr_pocket_is_side((cr_pocket_t)pk), in = false;
@@ -1092,6 +1066,11 @@ static bool into_pocket(const cr_tracker_t *tr, double x, double y, double vx, d
         nx = side ? 0.0 : (P.x > 0 ? 1.0 : -1.0);
         ny = P.y > 0 ? 1.0 : -1.0;
         out = vx * nx + vy * ny;
+        if (dist < 0.8 * R || x < 0 || y < 0 || x > L || y > W) {
+            if (through)
+                *through = true; /* already over the hole */
+            return true;
+        }
         if (sp < 50.0)
             continue;
         in = (vx * dx + vy * dy) > 0.5 * sp * dist || out > 0.5 * sp * hypot(nx, ny);
@@ -1693,6 +1672,13 @@ static void stitch(cr_tracker_t *tr)
     }
 }
 
+/* Is track k a ball surely named that surely went into a pocket (gone out
+ * through a mouth, over the hole or knocked in from the jaws)? */
+static bool surely_pocketed(const cr_tracker_t *tr, const trk_t *k)
+{
+    return k->status == CR_BALL_GONE && k->out_through && k->id >= 0 && k->margin >= tr->p.id_margin;
+}
+
 /* Solves tracks x ids (each id at most once; an "unknown" column per track)
  * and sets each track's id and margin (max-marginal in nats). */
 static void assign_ids(cr_tracker_t *tr)
@@ -1718,15 +1704,12 @@ static void assign_ids(cr_tracker_t *tr)
             /* everything of it is published: its id is final; a ball surely
              * known that went into a pocket stays out of play (not the cue
              * ball: it comes back in hand after a scratch, a new track) */
-            if (!k->retired && k->status == CR_BALL_GONE && k->out_through && k->id > 0 &&
-                k->margin >= tr->p.id_margin) {
+            if (!k->retired && surely_pocketed(tr, k) && k->id > 0) {
                 tr->gone_ids |= 1u << k->id;
                 tr->gone_number[k->id] = k->number;
                 tr->gone_seen[k->id] = k->last_seen;
-            }
-            if (!k->retired && k->status == CR_BALL_GONE && k->out_through && k->id == 0 &&
-                k->margin >= tr->p.id_margin) {
-                tr->cue_out = k->last_seen;
+            } else if (!k->retired && surely_pocketed(tr, k)) {
+                tr->cue_out = k->last_seen; /* the cue ball, in hand */
                 tr->cue_back = 0;
             }
             k->retired = true;
@@ -1763,7 +1746,7 @@ static void assign_ids(cr_tracker_t *tr)
     for (int i = 0; i < nr; i++) {
         const trk_t *k = &tr->trk[tr->rows[i]];
 
-        if (k->status == CR_BALL_GONE && k->out_through && k->id > 0 && k->margin >= tr->p.id_margin) {
+        if (surely_pocketed(tr, k) && k->id > 0) {
             out_seen[k->id] = k->last_seen;
             out_slot[k->id] = tr->rows[i];
         }

@@ -84,6 +84,13 @@ typedef struct {
  * that stood out from it is there (cr_detector_bare, cr_tracker_bare). */
 #define CR_VISION_BARE_SHARE 0.1
 
+/* A detection whose colour fits no ball's (cr_detection_t.colour_fit below
+ * this: a standard deviation and three quarters off every class, as skin is
+ * off the orange's saturation) is of none of the balls: the tracker gives a
+ * track seen so no number (and, moving, leaves it out), the detector's
+ * probes do not follow it. */
+#define CR_VISION_COLOUR_OFF (-1.5)
+
 /* A ball the tracker expects to see in the next frame (a hint for the
  * detector): table mm, how far from there it may be, the tracker's tag
  * (not 0) for the ball, copied into what is found there, and whether it

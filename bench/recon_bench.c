@@ -6,7 +6,7 @@
  * for `cueref eval`.
  *
  *   recon_bench SIMDIR [-o EVENTS.jsonl] [--seed S] [--lookahead N]
- *               [--latency FILE.csv]
+ *               [--latency FILE.csv] [--noise K]
  *
  * What the tracker stand-in knows: per frame each visible ball's position
  * with Gaussian noise (sigma 0.5 mm at rest, growing to 2 mm at 1 m/s and
@@ -15,6 +15,10 @@
  * GONE, while at rest HIDDEN (its last position held). Nothing of the truth
  * events is used except the session line and the operator `input` lines
  * (calls, racks), which a referee system gets from the operator.
+ *
+ * --noise K scales the noise (default 1; 0 gives the truth positions
+ * themselves, which tells the reconstruction's own errors from those the
+ * noise causes).
  *
  * --latency FILE writes `type,t,t_emit` per reconstructed event (t_emit =
  * the time of the frame whose push returned it).
@@ -76,6 +80,7 @@ static int cmp_item(const void *pa, const void *pb)
 }
 
 static uint64_t rng_state = 88172645463325252ull;
+static double noise_k = 1.0;
 
 static double urand(void)
 {
@@ -122,9 +127,9 @@ static void make_frame(cr_ball_frame_t *fr, long idx, double t, const double *x,
         o->id_conf = 1.0f;
         if (vis[i]) {
             s = 0.5 + 1.5 * fmin(1.0, sp / 1000.0);
-            o->x = x[i] + s * gauss();
-            o->y = y[i] + s * gauss();
-            o->sigma_mm = s;
+            o->x = x[i] + noise_k * s * gauss();
+            o->y = y[i] + noise_k * s * gauss();
+            o->sigma_mm = fmax(noise_k, 0.1) * s;
             o->status = CR_BALL_SEEN;
             o->vx = tb[i].seen_before ? (o->x - tb[i].nx) / dt : 0;
             o->vy = tb[i].seen_before ? (o->y - tb[i].ny) / dt : 0;
@@ -184,15 +189,17 @@ int main(int argc, char **argv)
             lookahead = atoi(argv[++k]);
         else if (!strcmp(argv[k], "--latency") && k + 1 < argc)
             lat_path = argv[++k];
+        else if (!strcmp(argv[k], "--noise") && k + 1 < argc)
+            noise_k = fmax(0.0, atof(argv[++k]));
         else if (!dir)
             dir = argv[k];
         else {
-            fprintf(stderr, "usage: recon_bench SIMDIR [-o EVENTS.jsonl] [--seed S] [--lookahead N] [--latency F]\n");
+            fprintf(stderr, "usage: recon_bench SIMDIR [-o EVENTS.jsonl] [--seed S] [--lookahead N] [--latency F] [--noise K]\n");
             return 2;
         }
     }
     if (!dir) {
-        fprintf(stderr, "usage: recon_bench SIMDIR [-o EVENTS.jsonl] [--seed S] [--lookahead N] [--latency F]\n");
+        fprintf(stderr, "usage: recon_bench SIMDIR [-o EVENTS.jsonl] [--seed S] [--lookahead N] [--latency F] [--noise K]\n");
         return 2;
     }
     ev = malloc(sizeof(*ev));

@@ -1235,7 +1235,17 @@ static double rail_time(const cr_recon_t *rc, const seg_t *s, int r, double t0, 
  * centre is within R of one, else the time it came nearest, if within R +
  * contact_tol; *rail gets that piece's rail. NaN when it never came that
  * near. */
+static double jaw_time_within(const cr_recon_t *rc, const seg_t *s, int p, double t0, double t1, double slack,
+                              int *rail);
+
 static double jaw_time(const cr_recon_t *rc, const seg_t *s, int p, double t0, double t1, int *rail)
+{
+    return jaw_time_within(rc, s, p, t0, t1, rc->p.contact_tol_mm, rail);
+}
+
+/* jaw_time() with the nearest approach accepted within R + slack. */
+static double jaw_time_within(const cr_recon_t *rc, const seg_t *s, int p, double t0, double t1, double slack,
+                              int *rail)
 {
     const int N = 64;
     cr_point_t c = cr_table_pocket_point(&rc->tab, (cr_pocket_t)p);
@@ -1261,7 +1271,7 @@ static double jaw_time(const cr_recon_t *rc, const seg_t *s, int p, double t0, d
         if (best <= rc->R)
             return tb;
     }
-    return best <= rc->R + rc->p.contact_tol_mm ? tb : NAN;
+    return best <= rc->R + slack ? tb : NAN;
 }
 
 /* ------------------------------------------------------------ lifecycle */
@@ -2623,6 +2633,40 @@ static void vanish(cr_recon_t *rc, int i, long a)
             goto lost;
         if (tc > ta)
             tc = ta;
+        {
+            /* its course into the pocket ran within R of a jaw (point or
+             * facing): it touched it on the way in, where it was hidden or
+             * seen too briefly after for a kink */
+            int jr = -1, jr2 = -1;
+            double tj = jaw_time_within(rc, s, p, fmax(s->t0, tl - 2.0 * rc->dt), tc, 0.0, &jr), tj2;
+            const seg_t *sj = s;
+            seg_t s2;
+            long kp = b->last_seen - 1;
+
+            while (s->n >= 4 && kp > b->last_seen - 4 && frame_ok(rc, kp) && frm(rc, kp)->st[i] != OB_SEEN)
+                kp--;
+            if (s->n >= 4 && frame_ok(rc, kp) && frm(rc, kp)->st[i] == OB_SEEN) {
+                /* the last sighting may already have turned by it: the
+                 * course before it */
+                long k0 = kp;
+
+                while (k0 > kp - 78 && frame_ok(rc, k0 - 1) && frm(rc, k0 - 1)->t >= s->t0)
+                    k0--;
+                memset(&s2, 0, sizeof(s2));
+                fit_ball(rc, i, k0, kp, &s2);
+                s2.t0 = s->t0;
+                if (s2.n >= 3 && isfinite(tj2 = jaw_time_within(rc, &s2, p, frm(rc, kp)->t, tc, 0.0, &jr2)) &&
+                    tj2 < tl && !(tj2 >= tj)) {
+                    sj = &s2;
+                    tj = tj2;
+                    jr = jr2;
+                }
+            }
+            if (isfinite(tj) && tj <= tc && !recent_involves(rc, i, tj, 2.0 * rc->dt)) {
+                seg_eval(sj, tj, &x, &y);
+                emit_cushion(rc, i, (cr_rail_t)jr, tj, x, y);
+            }
+        }
         cr_event_init(&ev, CR_EV_POCKET);
         ev.t = tc;
         ev.shot = rc->active ? rc->shot : -1;
@@ -2746,20 +2790,73 @@ static double vee_fit(const double *ts, const double *ds, int n, double t0, doub
     return tb;
 }
 
+/* Distances of the points (xs, ys) from a jaw point along the line from
+ * it through (cx, cy), the ball's centre at (or near) the contact: a blow
+ * from a point acts along that line, so these distances, like those to a
+ * cushion's line, fall and rise linearly about the contact (the distance
+ * to the point itself curves as a ball rolls past it, and a V fitted to
+ * it puts the contact early). */
+static void point_normal_dist(const double *xs, const double *ys, int n, cr_point_t jaw, double cx, double cy,
+                              double *d)
+{
+    double ux = cx - jaw.x, uy = cy - jaw.y, l = hypot(ux, uy);
+
+    if (!(l > 0)) {
+        for (int q = 0; q < n; q++)
+            d[q] = hypot(xs[q] - jaw.x, ys[q] - jaw.y);
+        return;
+    }
+    ux /= l;
+    uy /= l;
+    for (int q = 0; q < n; q++)
+        d[q] = (xs[q] - jaw.x) * ux + (ys[q] - jaw.y) * uy;
+}
+
+/* Distances of the points (xs, ys) to the piece of rail r's cushion
+ * nearest p (cr_table_cushion_piece): to its line, signed positive on
+ * p's side; or, when p is within R + contact_tol of a jaw point and
+ * nearer it than either line (*at_point, *jaw), along the line from the
+ * point through p (point_normal_dist). Returns whether that piece is the
+ * nose. */
+static bool piece_dists(const cr_recon_t *rc, int r, const double *xs, const double *ys, int n, cr_point_t p,
+                        double *d, bool *at_point, cr_point_t *jaw)
+{
+    double dir[2], sgn, dmin = cush_dist(rc, r, p.x, p.y);
+    cr_point_t on;
+    int q;
+
+    *at_point = false;
+    cr_table_cushion_piece(&rc->tab, (cr_rail_t)r, p, &on, dir);
+    sgn = (p.x - on.x) * dir[1] - (p.y - on.y) * dir[0];
+    if (dmin > fabs(sgn) + 1e-6 && dmin <= rc->R + rc->p.contact_tol_mm) {
+        /* at a jaw point itself: the ball turns about it */
+        *at_point = true;
+        *jaw = on;
+        point_normal_dist(xs, ys, n, on, p.x, p.y, d);
+        return false;
+    }
+    sgn = sgn < 0 ? -1.0 : 1.0;
+    for (q = 0; q < n; q++)
+        d[q] = sgn * ((xs[q] - on.x) * dir[1] - (ys[q] - on.y) * dir[0]);
+    return fabs(dmin - fabs(rail_dist(rc, r, p.x, p.y))) < 1e-6;
+}
+
 /* Times and distances to rail r's cushion of ball i's SEEN samples in
  * frames [k0, k1], at most max: to the line of the piece of cushion (nose
  * or jaw facing, cr_table_cushion_piece) nearest the nearest sample within
  * 2.5 frames of t_near (else of all), signed
  * positive on the ball's side, so that only a turn of the ball's motion
  * across that line makes a V (a ball rolling past a jaw point a little
- * further off does not); to the jaw point itself when the nearest sample
- * is within R + contact_tol of it and it is nearer than either line. */
+ * further off does not); along the line from the jaw point through the
+ * nearest sample when that sample is within R + contact_tol of the point
+ * and nearer it than either line (piece_dists). *nose says the piece is
+ * the nose. */
 static int rail_samples(cr_recon_t *rc, int i, int r, long k0, long k1, double t_near, double *t, double *d, double *xs,
-                        double *ys, int max, bool *at_point, cr_point_t *jaw)
+                        double *ys, int max, bool *at_point, cr_point_t *jaw, bool *nose)
 {
-    double dmin = INFINITY, dir[2], sgn;
-    cr_point_t on, p;
-    int n = 0, kmin = 0, q;
+    double dmin = INFINITY;
+    cr_point_t p;
+    int n = 0, kmin = 0;
     long k;
 
     if (max > RW_MAX)
@@ -2790,25 +2887,45 @@ static int rail_samples(cr_recon_t *rc, int i, int r, long k0, long k1, double t
         return 0;
     p.x = xs[kmin];
     p.y = ys[kmin];
-    dmin = cush_dist(rc, r, p.x, p.y);
-    cr_table_cushion_piece(&rc->tab, (cr_rail_t)r, p, &on, dir);
-    sgn = (p.x - on.x) * dir[1] - (p.y - on.y) * dir[0];
-    if (dmin > fabs(sgn) + 1e-6 && dmin <= rc->R + rc->p.contact_tol_mm) {
-        /* at a jaw point itself: the ball turns about it */
-        *at_point = true;
-        *jaw = on;
-        for (q = 0; q < n; q++)
-            d[q] = hypot(xs[q] - on.x, ys[q] - on.y);
-        return n;
-    }
-    sgn = sgn < 0 ? -1.0 : 1.0;
-    for (q = 0; q < n; q++)
-        d[q] = sgn * ((xs[q] - on.x) * dir[1] - (ys[q] - on.y) * dir[0]);
+    *nose = piece_dists(rc, r, xs, ys, n, p, d, at_point, jaw);
     return n;
 }
 
 static bool turned_about(const double *xs, const double *ys, const double *ts, int n, double tc, double sigma,
                          cr_point_t jaw);
+
+/* The time in [t0, t1] of the V whose vertex is at d = v fitted best to
+ * (ts, ds), its sides' slopes free but not negative; *sse its misfit. */
+static double vee_through(const double *ts, const double *ds, int n, double t0, double t1, double v, double *sse_out)
+{
+    double best = INFINITY, tb = t0;
+
+    for (int g = 0; g <= 64; g++) {
+        double sxy[2] = {0, 0}, sxx[2] = {0, 0}, sse = 0, slv[2], tc = t0 + (t1 - t0) * g / 64.0;
+        int k;
+
+        for (k = 0; k < n; k++) {
+            int q = ts[k] < tc ? 0 : 1;
+            double u = fabs(ts[k] - tc);
+
+            sxy[q] += (ds[k] - v) * u;
+            sxx[q] += u * u;
+        }
+        for (k = 0; k < 2; k++)
+            slv[k] = sxx[k] > 0 ? fmax(0.0, sxy[k] / sxx[k]) : 0.0;
+        for (k = 0; k < n; k++) {
+            double e = ds[k] - v - slv[ts[k] < tc ? 0 : 1] * fabs(ts[k] - tc);
+
+            sse += e * e;
+        }
+        if (sse < best) {
+            best = sse;
+            tb = tc;
+        }
+    }
+    *sse_out = best;
+    return tb;
+}
 
 /* When ball i touched rail r near t_near: its distance to the nose line,
  * before and after, against time, is two lines that meet at distance R
@@ -2835,7 +2952,7 @@ static double rail_contact_time(cr_recon_t *rc, int i, int r, long a, double t_n
     double from = fmax(t_near - (wide ? 0.3 : 0.15), t_lo);
     long k0 = a;
     int n, g, k;
-    bool at_point = false;
+    bool at_point = false, nose = true;
     cr_point_t jaw = {0, 0};
 
     *sig_ok = false;
@@ -2843,7 +2960,7 @@ static double rail_contact_time(cr_recon_t *rc, int i, int r, long a, double t_n
         *beside = false;
     while (k0 > a - (RW_MAX - 1) && frame_ok(rc, k0 - 1) && frm(rc, k0 - 1)->t >= from)
         k0--;
-    n = rail_samples(rc, i, r, k0, a, t_near, ts, ds, xs, ys, RW_MAX, &at_point, &jaw);
+    n = rail_samples(rc, i, r, k0, a, t_near, ts, ds, xs, ys, RW_MAX, &at_point, &jaw, &nose);
     if (n < 5)
         return t_near;
     t0 = fmax(ts[0], t_near - (wide ? 0.2 : 0.1));
@@ -2853,27 +2970,28 @@ static double rail_contact_time(cr_recon_t *rc, int i, int r, long a, double t_n
               sl[1] > 3.0 * se_sl[1];
     /* the time: the V through R itself (the vertex is R; its time is
      * better fixed with that known than with the vertex free) */
-    for (g = 0; g <= 64; g++) {
-        double sxy[2] = {0, 0}, sxx[2] = {0, 0}, sse = 0, slv[2], tc = t0 + (t1 - t0) * g / 64.0;
+    tb = vee_through(ts, ds, n, t0, t1, rc->R, &best);
+    for (g = 0; !nose && g < 2; g++) {
+        /* in a pocket's mouth: the piece the ball met is the one nearest
+         * its centre at the contact, not at the nearest sample (a ball
+         * seen just past a jaw point met the point, and a V to the line
+         * of the facing beyond it puts the contact early) */
+        cr_point_t c;
 
-        for (k = 0; k < n; k++) {
-            int q = ts[k] < tc ? 0 : 1;
-            double u = fabs(ts[k] - tc);
-
-            sxy[q] += (ds[k] - rc->R) * u;
-            sxx[q] += u * u;
-        }
-        for (k = 0; k < 2; k++)
-            slv[k] = sxx[k] > 0 ? fmax(0.0, sxy[k] / sxx[k]) : 0.0;
-        for (k = 0; k < n; k++) {
-            double e = ds[k] - rc->R - slv[ts[k] < tc ? 0 : 1] * fabs(ts[k] - tc);
-
-            sse += e * e;
-        }
-        if (sse < best) {
-            best = sse;
-            tb = tc;
-        }
+        for (k = n - 1; k > 0 && ts[k] > tb; k--)
+            ;
+        if (!(k + 1 < n && ts[k + 1] > ts[k]))
+            break;
+        c.x = xs[k] + (tb - ts[k]) / (ts[k + 1] - ts[k]) * (xs[k + 1] - xs[k]);
+        c.y = ys[k] + (tb - ts[k]) / (ts[k + 1] - ts[k]) * (ys[k + 1] - ys[k]);
+        nose = piece_dists(rc, r, xs, ys, n, c, ds, &at_point, &jaw);
+        vee_fit(ts, ds, n, t0, t1, sigma_mm, 2, &h, &se_h, sl, se_sl);
+        /* a ball that meets a point off its centre line leaves it slowly
+         * along that line, mostly turned aside: its way out need not be
+         * significant here (turned_about() below asks for the turn) */
+        *sig_ok = isfinite(h) && fabs(h - rc->R) <= rc->p.contact_tol_mm + 2.0 * se_h && sl[0] > 3.0 * se_sl[0] &&
+                  (at_point ? sl[1] > -2.0 * se_sl[1] : sl[1] > 3.0 * se_sl[1]);
+        tb = vee_through(ts, ds, n, t0, t1, rc->R, &best);
     }
     if (*sig_ok) {
         /* one line through the distances (poly_fit of order 1; the y

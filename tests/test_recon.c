@@ -1146,6 +1146,61 @@ static void test_jaw_point_timed(void)
     CU_ASSERT(timed >= set_up - 4);
 }
 
+static bool same_pair_ev(const cr_event_t *e, int a, int b)
+{
+    return (e->a == a && e->b == b) || (e->a == b && e->b == a);
+}
+
+/* The cue ball drives the 1 into the 2, resting a few millimetres beyond
+ * it: the 1 meets the 2 within a frame of its own start, too soon for its
+ * path to time that contact (the first estimate from the paths came a
+ * frame or more late); the blow's speed along the line of centres closes
+ * the gap. */
+static void test_struck_into_a_near_ball(void)
+{
+    static rcase_t c;
+    static const double fps_list[2] = {60.0, 120.0};
+    int set_up = 0, timed = 0;
+
+    for (int q = 0; q < 32; q++) {
+        setup_t s;
+        const double gap = 1.5 + 1.0 * (q % 8), ang = (-20.0 + 5.0 * (q % 9)) * 3.14159265358979323846 / 180.0;
+        const cr_event_t *tk = NULL, *gk = NULL;
+
+        memset(&s, 0, sizeof(s));
+        s.fps = fps_list[q % 2];
+        s.balls[0] = (cr_ball_pos_t){0, 800.0, 635.0};
+        s.balls[1] = (cr_ball_pos_t){1, 1400.0, 635.0 + 2.0 * (q % 5)};
+        s.balls[2] = (cr_ball_pos_t){2, 1400.0 + (57.15 + gap) * cos(ang), 635.0 + 2.0 * (q % 5) + (57.15 + gap) * sin(ang)};
+        s.n = 3;
+        s.speed = 1200.0 + 200.0 * (q % 4);
+        s.heading_deg = 0.0;
+        s.seed = 1501 + (uint64_t)q;
+        CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+        for (int k = 0; k < c.nt && !tk; k++)
+            if (c.truth[k].type == CR_EV_COLLISION && same_pair_ev(&c.truth[k], 1, 2))
+                tk = &c.truth[k];
+        if (!tk)
+            continue;
+        set_up++;
+        for (int k = 0; k < c.ng; k++)
+            if (c.got[k].type == CR_EV_COLLISION && same_pair_ev(&c.got[k], 1, 2) &&
+                (!gk || fabs(c.got[k].t - tk->t) < fabs(gk->t - tk->t)))
+                gk = &c.got[k];
+        if (gk && fabs(gk->t - tk->t) <= 1.0 / s.fps)
+            timed++;
+        else
+            printf("\n  case %d (%.0f fps, gap %.1f mm): the 1 met the 2 at %.4f, found at %.4f", q, s.fps, gap, tk->t,
+                   gk ? gk->t : NAN);
+    }
+    /* the set-up: 32 such contacts; four not timed: at 60 fps a gap of
+     * 1.5 mm gives no contact of the pair at all (three), and one comes
+     * 9 ms late at 120 fps (the 1's own contact not yet reported when the
+     * 2's start is explained) */
+    CU_ASSERT(set_up >= 30);
+    CU_ASSERT(timed >= set_up - 4);
+}
+
 /* A ball rolled straight into a corner pocket, its track jittering over
  * the mouth (the hole behind it, the jaws' shading: real detections there
  * scatter by several mm): it touches no jaw, and a kink in its noisy track
@@ -4102,6 +4157,7 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "straight into a corner pocket: no jaw", test_straight_into_corner) ||
         !CU_add_test(s, "a jaw met on the way into a pocket", test_jaw_on_the_way_in) ||
         !CU_add_test(s, "a jaw point met is timed there", test_jaw_point_timed) ||
+        !CU_add_test(s, "a ball struck into one resting a few millimetres off", test_struck_into_a_near_ball) ||
         !CU_add_test(s, "soft contacts timed before the hitter's kink", test_soft_contacts) ||
         !CU_add_test(s, "thin cuts: a hitter found touching came from afar", test_thin_cuts) ||
         !CU_add_test(s, "creeping contacts (a weakness, bounded)", test_creeping_contacts) ||

@@ -4189,6 +4189,67 @@ static bool runs_at(const cr_recon_t *rc, int k, double t, double x, double y)
 }
 
 /* Explains a change by a collision; returns true when it found one. */
+/* When ball k, struck from rest moments before t (a contact reported with
+ * k struck), met ball j, resting within R of where k rested: the blow
+ * sent k along the line of centres at the striker's speed along it (equal
+ * masses), so it closed the gap between their rests at that speed's share
+ * along the line from k's rest to j's. NaN when not such a case. (Their
+ * paths after the blow, one frame or less of each, cannot time it: the
+ * first estimate from them comes a frame or more late.) */
+static double chain_time(cr_recon_t *rc, int k, int j, const seg_t *rest_j, double t)
+{
+    const seg_t *sk;
+    double hv[2], l[2], u[2], ll, lu, v, gap, vu, tk = NAN, cx = 0, cy = 0;
+    int q, h = -1;
+
+    for (q = 0; q < rc->n_recent; q++) {
+        const recent_t *r = &rc->recent[q];
+
+        if (r->b == k && r->a != j && r->t < t && t - r->t <= 4.0 * rc->dt && !(r->t <= tk)) {
+            tk = r->t;
+            h = r->a;
+            cx = r->x;
+            cy = r->y;
+        }
+    }
+    if (h < 0 || h >= NB || !rest_j || !rest_j->rest || rc->b[k].nh == 0 || rc->b[h].nh == 0)
+        return NAN;
+    /* where k rested: its rest that lasted until two frames or less
+     * before the blow (its motion's segment may start a little before the
+     * contact it is dated to) */
+    sk = NULL;
+    for (q = 0; q < NSEG && !sk; q++) {
+        double e0;
+        const seg_t *sq = seg_back(&rc->b[k], q, &e0);
+
+        if (!sq)
+            break;
+        if (sq->rest && sq->t0 <= tk && e0 >= tk - 2.0 * rc->dt)
+            sk = sq;
+    }
+    if (!sk)
+        return NAN;
+    l[0] = sk->p[0] - cx;
+    l[1] = sk->p[1] - cy;
+    u[0] = rest_j->p[0] - sk->p[0];
+    u[1] = rest_j->p[1] - sk->p[1];
+    ll = hypot(l[0], l[1]);
+    lu = hypot(u[0], u[1]);
+    gap = lu - 2.0 * rc->R;
+    if (!(ll > 0) || !(lu > 0) || gap > rc->R)
+        return NAN;
+    l[0] /= ll;
+    l[1] /= ll;
+    u[0] /= lu;
+    u[1] /= lu;
+    seg_vel(seg_at(&rc->b[h], tk - 0.5 * rc->dt), tk, &hv[0], &hv[1]);
+    v = hv[0] * l[0] + hv[1] * l[1];
+    vu = v * (l[0] * u[0] + l[1] * u[1]);
+    if (!(v > 0) || !(vu > 0.1 * v))
+        return NAN;
+    return tk + fmax(0.0, gap) / vu;
+}
+
 static bool explain_collision(cr_recon_t *rc, change_t *c, bool allow_pending)
 {
     int k, best_k;
@@ -4217,6 +4278,12 @@ static bool explain_collision(cr_recon_t *rc, change_t *c, bool allow_pending)
     }
     if (best_k < 0)
         return false;
+    if (c->kind == CH_ONSET && !best_fr) {
+        double tch = chain_time(rc, best_k, c->ball, &c->before, best_t);
+
+        if (isfinite(tch) && tch < best_t)
+            best_t = tch;
+    }
     if (c->drift && recent_has(rc, c->ball, best_k, best_t, 4.0 * rc->dt)) {
         c->done = true; /* a contact of the pair reported moments before: its bend, seen late */
         return true;

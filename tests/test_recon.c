@@ -1033,12 +1033,18 @@ static void test_jaw_on_the_way_in(void)
     static rcase_t c;
     static const double fps_list[3] = {30.0, 60.0, 120.0};
     int set_up = 0, found = 0, false_cushions = 0;
+    cr_table_t tab;
+    cr_point_t ja, jb;
+    double mw;
 
+    /* the foot-right mouth: its jaw points on the right and foot cushions */
+    cr_table_init(&tab, 2540.0, 1270.0);
+    CU_ASSERT_EQUAL_FATAL(cr_table_pocket_mouth(&tab, CR_POCKET_FOOT_RIGHT, &ja, &jb), 0);
+    mw = hypot(jb.x - ja.x, jb.y - ja.y);
     for (int q = 0; q < 36; q++) {
         setup_t s;
         const cr_event_t *tk, *gk;
-        /* aimed off the middle of the foot-right mouth, toward one jaw or
-         * the other */
+        /* aimed off the middle of the mouth, toward one jaw or the other */
         double d = ((q / 3) % 2 ? 1.0 : -1.0) * (22.0 + 2.0 * (q % 11)), ax, ay;
 
         memset(&s, 0, sizeof(s));
@@ -1047,8 +1053,8 @@ static void test_jaw_on_the_way_in(void)
         s.balls[1] = (cr_ball_pos_t){1, 600.0, 300.0};
         s.n = 2;
         s.speed = 500.0 + 100.0 * (q % 6);
-        ax = 2499.03 + 0.7071 * d - s.balls[0].x;
-        ay = 1229.03 - 0.7071 * d - s.balls[0].y;
+        ax = 0.5 * (ja.x + jb.x) + d * (jb.x - ja.x) / mw - s.balls[0].x;
+        ay = 0.5 * (ja.y + jb.y) + d * (jb.y - ja.y) / mw - s.balls[0].y;
         s.heading_deg = atan2(ay, ax) * 180.0 / 3.14159265358979323846;
         s.seed = 1301 + (uint64_t)q;
         CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);

@@ -2786,6 +2786,15 @@ static void cr_det_grow_group(cr_detector_t *d, const uint8_t *mask, size_t k0, 
     }
 }
 
+/* Whether a probe lies within r of table (x, y). */
+static bool cr_det_probe_near(const cr_detector_t *d, double x, double y, double r)
+{
+    for (int b = 0; b < d->n_probe; b++)
+        if (hypot(x - d->probe[b].x, y - d->probe[b].y) < r)
+            return true;
+    return false;
+}
+
 /* A new probe at table (x, y): found once, not moving yet. */
 static void cr_det_probe_new(cr_detector_t *d, double x, double y)
 {
@@ -2832,7 +2841,7 @@ static void cr_det_motion_probes(cr_detector_t *d, const cr_yuv_image_t *img, in
         int n;
         double x, y, u, v;
     } grp[CR_DET_MOVE_GROUPS];
-    int ngrp = 0, a, b;
+    int ngrp = 0, a;
 
     if (d->p.motion_looks <= 0)
         return;
@@ -2850,10 +2859,7 @@ static void cr_det_motion_probes(cr_detector_t *d, const cr_yuv_image_t *img, in
         if (!cr_camera_unproject_plane(&d->cam, u, v, R, &x, &y) || !cr_det_centre_ok(d, x, y, 0.0) ||
             cr_det_ball_near(d, nd, x, y, 2.0 * R) < nd)
             continue;
-        for (b = 0; b < d->n_probe; b++)
-            if (hypot(x - d->probe[b].x, y - d->probe[b].y) < 2.0 * R)
-                break;
-        if (b < d->n_probe)
+        if (cr_det_probe_near(d, x, y, 2.0 * R))
             continue;
         /* kept largest first */
         for (a = ngrp < CR_DET_MOVE_GROUPS ? ngrp++ : CR_DET_MOVE_GROUPS; a > 0 && grp[a - 1].n < g.n; a--)
@@ -2867,13 +2873,9 @@ static void cr_det_motion_probes(cr_detector_t *d, const cr_yuv_image_t *img, in
         const double rp = cr_det_radius_at(d, grp[a].u, grp[a].v);
 
         if (cr_det_look_at(d, img, grp[a].u, grp[a].v, rp, rp, grp[a].x, grp[a].y, R, nd, &det) &&
-            cr_det_centre_ok(d, det.x, det.y, 0.0) && det.colour_fit >= CR_VISION_COLOUR_OFF) {
-            for (b = 0; b < d->n_probe; b++)
-                if (hypot(det.x - d->probe[b].x, det.y - d->probe[b].y) < 1.8 * R)
-                    break;
-            if (b == d->n_probe)
-                cr_det_probe_new(d, det.x, det.y);
-        }
+            cr_det_centre_ok(d, det.x, det.y, 0.0) && det.colour_fit >= CR_VISION_COLOUR_OFF &&
+            !cr_det_probe_near(d, det.x, det.y, 1.8 * R))
+            cr_det_probe_new(d, det.x, det.y);
         d->looking = 0;
     }
 }
@@ -2993,10 +2995,7 @@ static int cr_det_scan(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
             }
             if (cr_det_ball_near(d, nd, det.x, det.y, 1.8 * R) < nd)
                 continue;
-            for (b = 0; b < d->n_probe; b++)
-                if (hypot(det.x - d->probe[b].x, det.y - d->probe[b].y) < 1.8 * R)
-                    break;
-            if (b < d->n_probe)
+            if (cr_det_probe_near(d, det.x, det.y, 1.8 * R))
                 continue;
             cr_det_probe_new(d, det.x, det.y);
         }

@@ -286,6 +286,17 @@ static bool frame_ok(const cr_recon_t *rc, long k)
     return k >= 0 && k < rc->n_frames && k > rc->n_frames - RING;
 }
 
+/* The earliest frame at or after time t among the frames just before k
+ * (back at most `back` frames, through frames still held). */
+static long frame_from(cr_recon_t *rc, long k, double t, long back)
+{
+    long k0 = k;
+
+    while (k0 > k - back && frame_ok(rc, k0 - 1) && frm(rc, k0 - 1)->t >= t)
+        k0--;
+    return k0;
+}
+
 static seg_t *cur_seg(rball_t *b)
 {
     return &b->hist[(b->nh - 1 + NSEG) % NSEG];
@@ -748,12 +759,10 @@ typedef struct {
  * positions, whose windows round a contact's kink into a curve. */
 static void contact_samples(cr_recon_t *rc, int i, double lo, double hi, csamp_t *cs)
 {
-    long k, e = last_frame(rc, rc->next), k0 = e;
+    long k, e = last_frame(rc, rc->next), k0 = frame_from(rc, e, lo, RING - 2);
     double sg[RC_MAX];
 
     cs->n = 0;
-    while (k0 > e - (RING - 2) && frame_ok(rc, k0 - 1) && frm(rc, k0 - 1)->t >= lo)
-        k0--;
     for (k = k0; k <= e && cs->n < RC_MAX; k++) {
         rframe_t *g = frm(rc, k);
         double sd;
@@ -1233,19 +1242,10 @@ static double rail_time(const cr_recon_t *rc, const seg_t *s, int r, double t0, 
 /* When segment s's course in [t0, t1] touched a cushion piece (nose, jaw
  * point or facing) of a rail that ends at pocket p: the first time its
  * centre is within R of one, else the time it came nearest, if within R +
- * contact_tol; *rail gets that piece's rail. NaN when it never came that
- * near. */
-static double jaw_time_within(const cr_recon_t *rc, const seg_t *s, int p, double t0, double t1, double slack,
-                              int *rail);
-
-static double jaw_time(const cr_recon_t *rc, const seg_t *s, int p, double t0, double t1, int *rail)
-{
-    return jaw_time_within(rc, s, p, t0, t1, rc->p.contact_tol_mm, rail);
-}
-
-/* jaw_time() with the nearest approach accepted within R + slack. */
-static double jaw_time_within(const cr_recon_t *rc, const seg_t *s, int p, double t0, double t1, double slack,
-                              int *rail)
+ * slack (the kink's contact_tol; 0 for a course only inferred, where only
+ * overlapping a piece says it was met); *rail gets that piece's rail. NaN
+ * when it never came that near. */
+static double jaw_time(const cr_recon_t *rc, const seg_t *s, int p, double t0, double t1, double slack, int *rail)
 {
     const int N = 64;
     cr_point_t c = cr_table_pocket_point(&rc->tab, (cr_pocket_t)p);
@@ -2638,7 +2638,7 @@ static void vanish(cr_recon_t *rc, int i, long a)
              * facing): it touched it on the way in, where it was hidden or
              * seen too briefly after for a kink */
             int jr = -1, jr2 = -1;
-            double tj = jaw_time_within(rc, s, p, fmax(s->t0, tl - 2.0 * rc->dt), tc, 0.0, &jr), tj2;
+            double tj = jaw_time(rc, s, p, fmax(s->t0, tl - 2.0 * rc->dt), tc, 0.0, &jr), tj2;
             const seg_t *sj = s;
             seg_t s2;
             long kp = b->last_seen - 1;
@@ -2648,14 +2648,10 @@ static void vanish(cr_recon_t *rc, int i, long a)
             if (s->n >= 4 && frame_ok(rc, kp) && frm(rc, kp)->st[i] == OB_SEEN) {
                 /* the last sighting may already have turned by it: the
                  * course before it */
-                long k0 = kp;
-
-                while (k0 > kp - 78 && frame_ok(rc, k0 - 1) && frm(rc, k0 - 1)->t >= s->t0)
-                    k0--;
                 memset(&s2, 0, sizeof(s2));
-                fit_ball(rc, i, k0, kp, &s2);
+                fit_ball(rc, i, frame_from(rc, kp, s->t0, 78), kp, &s2);
                 s2.t0 = s->t0;
-                if (s2.n >= 3 && isfinite(tj2 = jaw_time_within(rc, &s2, p, frm(rc, kp)->t, tc, 0.0, &jr2)) &&
+                if (s2.n >= 3 && isfinite(tj2 = jaw_time(rc, &s2, p, frm(rc, kp)->t, tc, 0.0, &jr2)) &&
                     tj2 < tl && !(tj2 >= tj)) {
                     sj = &s2;
                     tj = tj2;
@@ -2821,12 +2817,12 @@ static void point_normal_dist(const double *xs, const double *ys, int n, cr_poin
 static bool piece_dists(const cr_recon_t *rc, int r, const double *xs, const double *ys, int n, cr_point_t p,
                         double *d, bool *at_point, cr_point_t *jaw)
 {
-    double dir[2], sgn, dmin = cush_dist(rc, r, p.x, p.y);
+    double dir[2], sgn, dmin;
     cr_point_t on;
     int q;
 
     *at_point = false;
-    cr_table_cushion_piece(&rc->tab, (cr_rail_t)r, p, &on, dir);
+    dmin = cr_table_cushion_piece(&rc->tab, (cr_rail_t)r, p, &on, dir);
     sgn = (p.x - on.x) * dir[1] - (p.y - on.y) * dir[0];
     if (dmin > fabs(sgn) + 1e-6 && dmin <= rc->R + rc->p.contact_tol_mm) {
         /* at a jaw point itself: the ball turns about it */
@@ -2927,6 +2923,19 @@ static double vee_through(const double *ts, const double *ds, int n, double t0, 
     return tb;
 }
 
+/* Whether a V fitted by vee_fit() (vertex h, slopes sl, their standard
+ * errors) turns at R: the vertex within contact_tol and two of its
+ * standard errors of R, the way in over three of its standard errors, and
+ * the way out too; at a jaw point (point) the way out need only not fall
+ * significantly: a ball that meets a point off its centre line leaves it
+ * slowly along that line, mostly turned aside (turned_about() asks for the
+ * turn). */
+static bool vee_at_R(const cr_recon_t *rc, double h, double se_h, const double sl[2], const double se_sl[2], bool point)
+{
+    return isfinite(h) && fabs(h - rc->R) <= rc->p.contact_tol_mm + 2.0 * se_h && sl[0] > 3.0 * se_sl[0] &&
+           (point ? sl[1] > -2.0 * se_sl[1] : sl[1] > 3.0 * se_sl[1]);
+}
+
 /* When ball i touched rail r near t_near: its distance to the nose line,
  * before and after, against time, is two lines that meet at distance R
  * (the normal velocity reverses there, the reflection). Fits a V with a
@@ -2950,7 +2959,7 @@ static double rail_contact_time(cr_recon_t *rc, int i, int r, long a, double t_n
     double ts[RW_MAX], ds[RW_MAX], xs[RW_MAX], ys[RW_MAX], h, se_h, sl[2], se_sl[2], tb = t_near, t0, t1,
         best = INFINITY;
     double from = fmax(t_near - (wide ? 0.3 : 0.15), t_lo);
-    long k0 = a;
+    long k0;
     int n, g, k;
     bool at_point = false, nose = true;
     cr_point_t jaw = {0, 0};
@@ -2958,16 +2967,14 @@ static double rail_contact_time(cr_recon_t *rc, int i, int r, long a, double t_n
     *sig_ok = false;
     if (beside)
         *beside = false;
-    while (k0 > a - (RW_MAX - 1) && frame_ok(rc, k0 - 1) && frm(rc, k0 - 1)->t >= from)
-        k0--;
+    k0 = frame_from(rc, a, from, RW_MAX - 1);
     n = rail_samples(rc, i, r, k0, a, t_near, ts, ds, xs, ys, RW_MAX, &at_point, &jaw, &nose);
     if (n < 5)
         return t_near;
     t0 = fmax(ts[0], t_near - (wide ? 0.2 : 0.1));
     t1 = fmin(ts[n - 1], t_near + (wide ? 0.1 : 0.05));
     vee_fit(ts, ds, n, t0, t1, sigma_mm, 2, &h, &se_h, sl, se_sl);
-    *sig_ok = isfinite(h) && fabs(h - rc->R) <= rc->p.contact_tol_mm + 2.0 * se_h && sl[0] > 3.0 * se_sl[0] &&
-              sl[1] > 3.0 * se_sl[1];
+    *sig_ok = vee_at_R(rc, h, se_h, sl, se_sl, false);
     /* the time: the V through R itself (the vertex is R; its time is
      * better fixed with that known than with the vertex free) */
     tb = vee_through(ts, ds, n, t0, t1, rc->R, &best);
@@ -2986,11 +2993,7 @@ static double rail_contact_time(cr_recon_t *rc, int i, int r, long a, double t_n
         c.y = ys[k] + (tb - ts[k]) / (ts[k + 1] - ts[k]) * (ys[k + 1] - ys[k]);
         nose = piece_dists(rc, r, xs, ys, n, c, ds, &at_point, &jaw);
         vee_fit(ts, ds, n, t0, t1, sigma_mm, 2, &h, &se_h, sl, se_sl);
-        /* a ball that meets a point off its centre line leaves it slowly
-         * along that line, mostly turned aside: its way out need not be
-         * significant here (turned_about() below asks for the turn) */
-        *sig_ok = isfinite(h) && fabs(h - rc->R) <= rc->p.contact_tol_mm + 2.0 * se_h && sl[0] > 3.0 * se_sl[0] &&
-                  (at_point ? sl[1] > -2.0 * se_sl[1] : sl[1] > 3.0 * se_sl[1]);
+        *sig_ok = vee_at_R(rc, h, se_h, sl, se_sl, at_point);
         tb = vee_through(ts, ds, n, t0, t1, rc->R, &best);
     }
     if (*sig_ok) {
@@ -4349,11 +4352,9 @@ static bool explain_collision(cr_recon_t *rc, change_t *c, bool allow_pending)
 static int sample_cause(cr_recon_t *rc, const change_t *c, double lo, double hi, double *t_out, bool *frozen_out)
 {
     double reach = 2.0 * rc->R + rc->p.contact_tol_mm, best = INFINITY;
-    long k, k1 = last_frame(rc, rc->next), k0 = k1;
+    long k, k1 = last_frame(rc, rc->next), k0 = frame_from(rc, k1, lo - rc->dt, RING - 2);
     int j, best_k = -1, i = c->ball;
 
-    while (k0 > k1 - (RING - 2) && frame_ok(rc, k0 - 1) && frm(rc, k0 - 1)->t >= lo - rc->dt)
-        k0--;
     for (j = 0; j < NB; j++) {
         double dp = NAN, tp = NAN;
 
@@ -4725,7 +4726,7 @@ static bool explain_cushion(cr_recon_t *rc, change_t *c)
         /* a jaw, when the incoming course reached one: a kink in a mouth
          * is as often a ball dropping, its track jittering over the hole */
         int jr = -1;
-        double tj = jaw_time(rc, &c->before, pk, c->t - 3.0 * rc->dt, c->t + rc->dt, &jr);
+        double tj = jaw_time(rc, &c->before, pk, c->t - 3.0 * rc->dt, c->t + rc->dt, rc->p.contact_tol_mm, &jr);
 
         if (isfinite(tj) && touched_piece(rc, c, jr, tj, true)) {
             rail = jr;
@@ -5554,11 +5555,9 @@ static void pair_watch(cr_recon_t *rc, long a)
             }
             {
                 double ts[64], ds[64], h, se_h, sl[2], se_sl[2], tc, tn = rc->pw_tmin[i][j];
-                long k, k0 = a;
+                long k, k0 = frame_from(rc, a, tn - 0.15, 63);
                 int n = 0;
 
-                while (k0 > a - 63 && frame_ok(rc, k0 - 1) && frm(rc, k0 - 1)->t >= tn - 0.15)
-                    k0--;
                 for (k = k0; k <= a && n < 64; k++) {
                     rframe_t *g = frm(rc, k);
 

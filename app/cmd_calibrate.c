@@ -36,7 +36,8 @@ static void calib_usage(FILE *f)
 {
     fprintf(f, "usage: cueref calibrate INPUT [-o table.json] [options]\n"
                "       cueref calibrate --checkerboard COLSxROWS:SQUARE_MM IMAGE... [-o intrinsics.json]\n"
-               "Finds the playing surface in an image, video or image sequence (frames/%%04d.png)\n"
+               "Finds the playing surface in an image, video or image sequence (frames/%%04d.png),\n"
+               "a camera (/dev/video0) or a live stream (rtsp://..., udp://...; the first 10 s)\n"
                "and writes the calibration file (SPEC §5) and a PNG that draws what was found.\n\n"
                "options:\n"
                "  -o, --out FILE      calibration file (default: table.json); the PNG is FILE.png\n"

@@ -104,9 +104,9 @@ static void review_usage(FILE *f)
     fprintf(f,
             "usage: cueref review INPUT [options]\n"
             "Reviews a recorded video (any file or URI GStreamer decodes, or an image sequence\n"
-            "pattern such as frames/%%04d.png): finds the table, sees every ball, rebuilds each\n"
-            "shot's events and judges them. Writes DIR/events.jsonl (SPEC §3) and prints one line\n"
-            "per shot.\n\n"
+            "pattern such as frames/%%04d.png; a camera or live stream too, until it stops\n"
+            "sending): finds the table, sees every ball, rebuilds each shot's events and judges\n"
+            "them. Writes DIR/events.jsonl (SPEC §3) and prints one line per shot.\n\n"
             "options:\n"
             "  --out DIR         output folder (default review-out; created if missing)\n"
             "  --game G          8ball|9ball|10ball|14.1|none (default none: events and general fouls;\n"

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <gst/app/gstappsink.h>
@@ -41,6 +42,8 @@ struct cr_frame_source {
 
     int width, height, fps_num, fps_den;
     double duration_s;
+    bool live;         /* a live source (camera, network stream): no preroll, no duration */
+    bool device;       /* a V4L2 camera given by its device file (/dev/video0) */
     GstSample *sample; /* the frame on loan to the caller */
     GstVideoFrame vf;
     bool mapped;
@@ -104,7 +107,10 @@ static int cr_explain(cr_frame_source_t *s, GstMessage *msg, char *buf, size_t l
         cr_capture_msg(buf, len, "%s: decoder plugin missing: %s", s->name, gerr->message);
         st = CR_ERR_UNSUPPORTED;
     } else if (gerr && (g_error_matches(gerr, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND))) {
-        cr_capture_msg(buf, len, "%s: no such file", s->name);
+        if (s->device || gst_uri_is_valid(s->name)) /* a camera, a stream: what its source said */
+            cr_capture_msg(buf, len, "%s: not found: %s", s->name, gerr->message);
+        else
+            cr_capture_msg(buf, len, "%s: no such file", s->name);
     } else if (gerr && g_error_matches(gerr, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_OPEN_READ)) {
         cr_capture_msg(buf, len, "%s: cannot open: %s", s->name, gerr->message);
     } else if (gerr && g_error_matches(gerr, GST_STREAM_ERROR, GST_STREAM_ERROR_TYPE_NOT_FOUND)) {
@@ -116,6 +122,8 @@ static int cr_explain(cr_frame_source_t *s, GstMessage *msg, char *buf, size_t l
                         g_error_matches(gerr, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT))) {
         cr_capture_msg(buf, len, "%s: corrupt or truncated media (%s: %s)", s->name, GST_OBJECT_NAME(GST_MESSAGE_SRC(msg)),
                gerr->message);
+    } else if (s->device) {
+        cr_capture_msg(buf, len, "%s: cannot use the camera: %s", s->name, gerr ? gerr->message : "unknown error");
     } else {
         cr_capture_msg(buf, len, "%s: GStreamer error from %s: %s", s->name, GST_OBJECT_NAME(GST_MESSAGE_SRC(msg)),
                gerr ? gerr->message : "unknown");
@@ -510,6 +518,31 @@ static int cr_preroll(cr_frame_source_t *s)
         if (waited >= s->timeout)
             return cr_fail(s, CR_ERR_IO, "%s: no video within %.1f s", s->name, (double)s->timeout / GST_SECOND);
     }
+    if (sr == GST_STATE_CHANGE_NO_PREROLL) {
+        /* a live source (a camera, a network stream): nothing flows before
+         * PLAYING; wait there (bounded) for the first frame's format */
+        s->live = true;
+        if (gst_element_set_state(s->pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
+            if (!cr_bus_error(s, 0))
+                cr_fail(s, CR_ERR_IO, "%s: cannot start playing", s->name);
+            return s->status;
+        }
+        pad = gst_element_get_static_pad(s->sink, "sink");
+        while (pad && !gst_pad_has_current_caps(pad)) {
+            if (cr_bus_error(s, CR_POLL)) {
+                gst_object_unref(pad);
+                return s->status;
+            }
+            waited += CR_POLL;
+            if (waited >= s->timeout) {
+                gst_object_unref(pad);
+                return cr_fail(s, CR_ERR_IO, "%s: live source sent no video within %.1f s", s->name,
+                               (double)s->timeout / GST_SECOND);
+            }
+        }
+        if (pad)
+            gst_object_unref(pad);
+    }
     if (cr_bus_error(s, 0))
         return s->status;
     pad = gst_element_get_static_pad(s->sink, "sink");
@@ -540,7 +573,7 @@ static int cr_preroll(cr_frame_source_t *s)
     s->duration_s = gst_element_query_duration(s->pipeline, GST_FORMAT_TIME, &dur) && dur >= 0
                         ? (double)dur / GST_SECOND
                         : -1.0;
-    if (gst_element_set_state(s->pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
+    if (!s->live && gst_element_set_state(s->pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
         if (!cr_bus_error(s, 0))
             cr_fail(s, CR_ERR_IO, "%s: cannot start playing", s->name);
         return s->status;
@@ -553,6 +586,8 @@ int cr_frame_source_open(const char *path_or_uri, const cr_frame_source_params_t
 {
     cr_frame_source_params_t def;
     cr_frame_source_t *s;
+    struct stat sb;
+    char *dev_uri = NULL;
     bool seq, is_uri;
     int st;
 
@@ -571,15 +606,23 @@ int cr_frame_source_open(const char *path_or_uri, const cr_frame_source_params_t
     if (st != CR_OK)
         return st;
     is_uri = gst_uri_is_valid(path_or_uri);
-    seq = !is_uri && strchr(path_or_uri, '%') != NULL;
+    if (!is_uri && stat(path_or_uri, &sb) == 0 && S_ISCHR(sb.st_mode)) { /* a camera: v4l2src */
+        dev_uri = g_strconcat("v4l2://", path_or_uri, NULL);
+        if (!dev_uri) {
+            cr_capture_msg(errbuf, errlen, "out of memory");
+            return CR_ERR_NOMEM;
+        }
+    }
+    seq = !is_uri && !dev_uri && strchr(path_or_uri, '%') != NULL;
     if (!is_uri && !seq && access(path_or_uri, R_OK) != 0) {
         if (errno == ENOENT)
             cr_capture_msg(errbuf, errlen, "%s: no such file", path_or_uri);
         else
             cr_capture_msg(errbuf, errlen, "%s: cannot read: %s", path_or_uri, strerror(errno));
+        g_free(dev_uri);
         return CR_ERR_IO;
     }
-    if (!is_uri && !seq) {
+    if (!is_uri && !seq && !dev_uri) {
         st = cr_check_isobmff(path_or_uri, errbuf, errlen);
         if (st != CR_OK)
             return st;
@@ -597,8 +640,10 @@ int cr_frame_source_open(const char *path_or_uri, const cr_frame_source_params_t
     s = calloc(1, sizeof(*s));
     if (!s) {
         cr_capture_msg(errbuf, errlen, "out of memory");
+        g_free(dev_uri);
         return CR_ERR_NOMEM;
     }
+    s->device = dev_uri != NULL;
     g_mutex_init(&s->lock);
     s->format = p->format;
     s->timeout = (GstClockTime)(p->pull_timeout_s * GST_SECOND);
@@ -607,9 +652,11 @@ int cr_frame_source_open(const char *path_or_uri, const cr_frame_source_params_t
     if (!s->name) {
         cr_frame_source_close(s);
         cr_capture_msg(errbuf, errlen, "out of memory");
+        g_free(dev_uri);
         return CR_ERR_NOMEM;
     }
-    st = cr_build(s, path_or_uri, p, seq);
+    st = cr_build(s, dev_uri ? dev_uri : path_or_uri, p, seq);
+    g_free(dev_uri);
     if (st == CR_OK)
         st = cr_preroll(s);
     if (st != CR_OK) {

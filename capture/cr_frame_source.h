@@ -13,11 +13,21 @@
  * copy); videoconvert is inserted only when it does not, or for RGB output.
  * The appsink queue is bounded (queue_frames) and, for files, never drops.
  *
+ * Live sources: a camera (a V4L2 device file such as /dev/video0, taken as
+ * the URI v4l2:///dev/video0, or that URI itself) or a network stream
+ * (udp://, rtsp://, http://, ... whatever uridecodebin has a source for).
+ * They do not preroll: open starts them playing and waits (bounded by the
+ * pull timeout) for the first frame's format; they have no duration
+ * (cr_frame_source_info gives -1) and no end: a source that stops sending
+ * fails the next pull after the timeout, with every frame before it
+ * delivered.
+ *
  * Errors: functions return 0 or a negative cr_status_t (next() returns 1 for
  * a frame, 0 at the end); the source keeps a one-line English message
  * (cr_frame_source_error()), open takes an optional message buffer.
  * CR_ERR_IO: no such file, unreadable, not a media file, corrupt or
- * truncated, no video stream, the pipeline stalled past the pull timeout;
+ * truncated, no video stream, the pipeline stalled past the pull timeout,
+ * a live source that sent nothing, a device that is no camera;
  * CR_ERR_UNSUPPORTED: a decoder or other GStreamer plugin is missing;
  * CR_ERR_INVALID: bad arguments; CR_ERR_NOMEM. No call blocks longer than
  * the pull (or open) timeout.

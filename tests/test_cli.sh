@@ -148,6 +148,36 @@ import json, math, sys
 a = json.load(open('$tmp/t.json'))['corners_px']; b = json.load(open('$tmp/c/calib.json'))['corners_px']
 e = max(math.hypot(p[0] - q[0], p[1] - q[1]) for p, q in zip(a, b)); print(e); sys.exit(0 if e < 2 else 1)"
 fi
+# a live network stream (MPEG-TS over UDP, sent in real time by gst-launch-1.0): calibrated
+# from its first frame; a stream that sends nothing, and a device file that is no camera,
+# fail with a message and write nothing
+port=$((20000 + $$ % 20000))
+"$cueref" calibrate "udp://127.0.0.1:$port" --frames 1 -o "$tmp/live.json" >"$tmp/live.out" 2>"$tmp/live.err" &
+lpid=$!
+sleep 1
+gst-launch-1.0 -q filesrc location="$tmp/c/clip.mp4" ! qtdemux ! h264parse config-interval=-1 ! mpegtsmux \
+  ! udpsink host=127.0.0.1 port=$port sync=true >/dev/null 2>&1 &
+spid=$!
+wait $lpid
+lrc=$?
+kill $spid 2>/dev/null
+wait $spid 2>/dev/null
+if [ "$lrc" -eq 0 ]; then pass=$((pass + 1)); else
+  fail=$((fail + 1)); echo "FAIL: calibrate a live UDP stream: exit $lrc"; sed 's/^/  stderr: /' "$tmp/live.err" | head -5
+fi
+if command -v python3 >/dev/null 2>&1; then
+  check "live stream's corners within 2 px of the truth" 0 python3 -c "
+import json, math, sys
+a = json.load(open('$tmp/live.json'))['corners_px']; b = json.load(open('$tmp/c/calib.json'))['corners_px']
+e = max(math.hypot(p[0] - q[0], p[1] - q[1]) for p, q in zip(a, b)); print(e); sys.exit(0 if e < 2 else 1)"
+fi
+check "calibrate a silent stream" 1 "$cueref" calibrate "udp://127.0.0.1:$((port + 1))" -o "$tmp/silent.json"
+expect_grep "silent stream message" "$tmp/err" "sent no video within"
+check "calibrate a device file that is no camera" 1 "$cueref" calibrate /dev/null -o "$tmp/null.json"
+expect_grep "no camera message" "$tmp/err" "cannot use the camera"
+if ls "$tmp"/silent.json* "$tmp"/null.json* >/dev/null 2>&1; then
+  fail=$((fail + 1)); echo "FAIL: calibrate wrote a file after failing on a live source"
+else pass=$((pass + 1)); fi
 check "calibrate with --corners" 0 "$cueref" calibrate "$tmp/c/clip.mp4" -o "$tmp/t2.json" --corners "10,10;10,300;600,300;600,10"
 gst-launch-1.0 -q videotestsrc num-buffers=1 pattern=black ! video/x-raw,width=320,height=240 ! pngenc ! filesink location="$tmp/black.png" 2>/dev/null
 check "calibrate a black frame" 1 "$cueref" calibrate "$tmp/black.png" -o "$tmp/b.json"

@@ -31,6 +31,12 @@
  * cameras with the head on the right kept at the default (the image left):
  * their corners are the other way round, by design.
  *
+ * With ONLY, the camera's setup and the balls' places are printed too (to
+ * render that view again in a test), and with CALIB_BENCH_OUTLINES=1 in the
+ * environment each ball's true outline (its extent along the image axes,
+ * from the true camera); CALIB_BENCH_SIZES=1 prints each camera's balls'
+ * measure over the truth.
+ *
  * usage: calib_bench [-c] [-g] [-n] [-N] [-r] [-v] [N [seed [width height [only]]]] [--rack]
  * (defaults 100 1 1280 720; only: run camera index `only` alone, print its
  * corners and write its frame to calib_bench_ONLY.ppm; -g: draw an opaque
@@ -319,6 +325,32 @@ int main(int argc, char **argv)
         if (graphic)
             bench_graphic(img, w, h, &cam, &t, &s);
         im.rgb = img, im.width = w, im.height = h, im.stride = 3 * w;
+        if (only >= 0) {
+            printf("setup: cloth %d seed %llu tilt %.4f az %.4f off %.4f %.4f yaw %.4f height %.4f k1 %.5f cue dir %.4f\n",
+                   cloth, (unsigned long long)rp.seed, cs.tilt_deg, cs.tilt_azimuth_deg, cs.offset_x_mm, cs.offset_y_mm,
+                   cs.yaw_deg, cs.height_mm, cs.k1, sc.cue.dir_deg);
+            for (k = 0; k < sc.n_balls; k++)
+                printf("ball %d %.2f %.2f\n", balls[k].id, balls[k].x_mm, balls[k].y_mm);
+        }
+        if (only >= 0 && getenv("CALIB_BENCH_OUTLINES"))
+            for (k = 0; k < sc.n_balls; k++) { /* the true outline's extent along the image axes */
+                double umin = 1e9, umax = -1e9, vmin = 1e9, vmax = -1e9, uc, vc;
+                int a, b2;
+
+                cr_camera_project(&cam, balls[k].x_mm, balls[k].y_mm, CR_BALL_RADIUS_MM, &uc, &vc);
+                for (a = 0; a < 400; a++)
+                    for (b2 = 0; b2 < 200; b2++) {
+                        double th = 2 * 3.14159265358979 * a / 400, ph = 3.14159265358979 * (b2 + 0.5) / 200, u, v;
+
+                        if (cr_camera_project(&cam, balls[k].x_mm + CR_BALL_RADIUS_MM * sin(ph) * cos(th),
+                                              balls[k].y_mm + CR_BALL_RADIUS_MM * sin(ph) * sin(th),
+                                              CR_BALL_RADIUS_MM * (1 + cos(ph)), &u, &v)) {
+                            umin = fmin(umin, u), umax = fmax(umax, u), vmin = fmin(vmin, v), vmax = fmax(vmax, v);
+                        }
+                    }
+                fprintf(stderr, "true ball %d centre %.2f %.2f u %.2f..%.2f v %.2f..%.2f\n", k, uc, vc, umin, umax, vmin,
+                        vmax);
+            }
         if (only >= 0) { /* the frame, for a look: calib_bench_ONLY.ppm in the working directory */
             char name[64];
             FILE *f;
@@ -415,6 +447,8 @@ int main(int argc, char **argv)
                                                     : 2.0 * CR_BALL_RADIUS_MM / (res.ball_diameter_mm / par)) - 1.0);
                 if (!by_rack)
                     sbias[n_sb++] = 100.0 * (res.ball_diameter_mm / par / (2.0 * CR_BALL_RADIUS_MM) - 1.0);
+                if (!by_rack && getenv("CALIB_BENCH_SIZES"))
+                    printf("camera %d: balls %+.2f %% (%d measured)\n", i, sbias[n_sb - 1], res.n_balls_measured);
                 n_inf++;
                 n_inf_ok += fabs(ti.width_mm - t.width_mm) < 1.0;
                 inf_by[kind > 0][0]++, inf_by[kind > 0][1] += fabs(ti.width_mm - t.width_mm) < 1.0;

@@ -382,7 +382,8 @@ static const char *cr_seq_caps(const char *pattern)
  * property (the libav ones) gets as many threads as this process may run
  * on at once. Its own "auto" counts every processor online, so a process
  * pinned to one core (taskset) would decode with a second thread that only
- * adds switching. */
+ * adds switching. One with "output-corrupt" (the libav ones) gives no
+ * frame it knows is corrupt. */
 static void cr_on_deep_element_added(GstBin *bin, GstBin *sub, GstElement *el, gpointer data)
 {
     GParamSpec *ps = g_object_class_find_property(G_OBJECT_GET_CLASS(el), "max-threads");
@@ -394,6 +395,26 @@ static void cr_on_deep_element_added(GstBin *bin, GstBin *sub, GstElement *el, g
     CPU_ZERO(&set);
     if (ps && ps->value_type == G_TYPE_INT && sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
         g_object_set(el, "max-threads", (gint)CPU_COUNT(&set), NULL);
+    /* a frame the decoder knows is corrupt (a stream joined between key
+     * frames, a packet lost) is dropped, not judged: its time is a gap */
+    ps = g_object_class_find_property(G_OBJECT_GET_CLASS(el), "output-corrupt");
+    if (ps && ps->value_type == G_TYPE_BOOLEAN)
+        g_object_set(el, "output-corrupt", FALSE, NULL);
+}
+
+/* source-setup of uridecodebin: a UDP source reads into a kernel buffer of
+ * 4 MB (the system's default, about 200 kB, overflows in the burst of a
+ * key frame while the decoder is busy, and the lost packets leave frames
+ * broken at the bottom; the kernel caps it at net.core.rmem_max). */
+static void cr_on_source_setup(GstElement *dec, GstElement *src, gpointer data)
+{
+    GParamSpec *ps = g_object_class_find_property(G_OBJECT_GET_CLASS(src), "buffer-size");
+    GstElementFactory *f = gst_element_get_factory(src);
+
+    (void)dec;
+    (void)data;
+    if (ps && ps->value_type == G_TYPE_INT && f && strcmp(GST_OBJECT_NAME(f), "udpsrc") == 0)
+        g_object_set(src, "buffer-size", (gint)(4 << 20), NULL);
 }
 
 /* Builds the pipeline (source part, sink, converter); nothing linked yet
@@ -452,6 +473,7 @@ static int cr_build(cr_frame_source_t *s, const char *what, const cr_frame_sourc
         }
         g_object_set(dec, "uri", uri, NULL);
         g_free(uri);
+        g_signal_connect(dec, "source-setup", G_CALLBACK(cr_on_source_setup), NULL);
         gst_bin_add(GST_BIN(s->pipeline), dec);
     }
     g_signal_connect(s->pipeline, "deep-element-added", G_CALLBACK(cr_on_deep_element_added), NULL);

@@ -165,11 +165,19 @@ wait $spid 2>/dev/null
 if [ "$lrc" -eq 0 ]; then pass=$((pass + 1)); else
   fail=$((fail + 1)); echo "FAIL: calibrate a live UDP stream: exit $lrc"; sed 's/^/  stderr: /' "$tmp/live.err" | head -5
 fi
+check "calibrate the clip's first frame" 0 "$cueref" calibrate "$tmp/c/clip.mp4" --frames 1 -o "$tmp/first.json"
 if command -v python3 >/dev/null 2>&1; then
   check "live stream's corners within 2 px of the truth" 0 python3 -c "
 import json, math, sys
 a = json.load(open('$tmp/live.json'))['corners_px']; b = json.load(open('$tmp/c/calib.json'))['corners_px']
 e = max(math.hypot(p[0] - q[0], p[1] - q[1]) for p, q in zip(a, b)); print(e); sys.exit(0 if e < 2 else 1)"
+  # the same frame as from the file: no frame broken by lost packets or a missing key frame
+  check "live stream's first frame calibrates as the file's" 0 python3 -c "
+import json, math, sys
+a = json.load(open('$tmp/live.json')); b = json.load(open('$tmp/first.json'))
+e = max(math.hypot(p[0] - q[0], p[1] - q[1]) for p, q in zip(a['corners_px'], b['corners_px']))
+print(e, a['camera_fit']['diamond_sights'], b['camera_fit']['diamond_sights'])
+sys.exit(0 if e < 0.05 and a['camera_fit']['diamond_sights'] == b['camera_fit']['diamond_sights'] else 1)"
 fi
 check "calibrate a silent stream" 1 "$cueref" calibrate "udp://127.0.0.1:$((port + 1))" -o "$tmp/silent.json"
 expect_grep "silent stream message" "$tmp/err" "sent no video within"

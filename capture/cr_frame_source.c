@@ -42,7 +42,6 @@ struct cr_frame_source {
 
     int width, height, fps_num, fps_den;
     double duration_s;
-    bool live;         /* a live source (camera, network stream): no preroll, no duration */
     bool device;       /* a V4L2 camera given by its device file (/dev/video0) */
     GstSample *sample; /* the frame on loan to the caller */
     GstVideoFrame vf;
@@ -489,10 +488,21 @@ static int cr_build(cr_frame_source_t *s, const char *what, const cr_frame_sourc
     return s->bus ? CR_OK : CR_ERR_IO;
 }
 
+/* Sets the pipeline playing; the source's failure when it cannot. */
+static int cr_play(cr_frame_source_t *s)
+{
+    if (gst_element_set_state(s->pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE)
+        return CR_OK;
+    if (!cr_bus_error(s, 0))
+        cr_fail(s, CR_ERR_IO, "%s: cannot start playing", s->name);
+    return s->status;
+}
+
 /* Waits (bounded) for the pipeline to preroll, then reads caps and duration. */
 static int cr_preroll(cr_frame_source_t *s)
 {
-    GstStateChangeReturn sr = gst_element_set_state(s->pipeline, GST_STATE_PAUSED);
+    const GstStateChangeReturn sr = gst_element_set_state(s->pipeline, GST_STATE_PAUSED);
+    const bool live = sr == GST_STATE_CHANGE_NO_PREROLL; /* a camera, a network stream */
     GstClockTime waited = 0;
     GstPad *pad;
     GstCaps *caps;
@@ -540,15 +550,11 @@ static int cr_preroll(cr_frame_source_t *s)
         if (waited >= s->timeout)
             return cr_fail(s, CR_ERR_IO, "%s: no video within %.1f s", s->name, (double)s->timeout / GST_SECOND);
     }
-    if (sr == GST_STATE_CHANGE_NO_PREROLL) {
-        /* a live source (a camera, a network stream): nothing flows before
-         * PLAYING; wait there (bounded) for the first frame's format */
-        s->live = true;
-        if (gst_element_set_state(s->pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
-            if (!cr_bus_error(s, 0))
-                cr_fail(s, CR_ERR_IO, "%s: cannot start playing", s->name);
+    if (live) {
+        /* nothing flows before PLAYING: wait there (bounded) for the first
+         * frame's format */
+        if (cr_play(s) != CR_OK)
             return s->status;
-        }
         pad = gst_element_get_static_pad(s->sink, "sink");
         while (pad && !gst_pad_has_current_caps(pad)) {
             if (cr_bus_error(s, CR_POLL)) {
@@ -595,12 +601,7 @@ static int cr_preroll(cr_frame_source_t *s)
     s->duration_s = gst_element_query_duration(s->pipeline, GST_FORMAT_TIME, &dur) && dur >= 0
                         ? (double)dur / GST_SECOND
                         : -1.0;
-    if (!s->live && gst_element_set_state(s->pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
-        if (!cr_bus_error(s, 0))
-            cr_fail(s, CR_ERR_IO, "%s: cannot start playing", s->name);
-        return s->status;
-    }
-    return CR_OK;
+    return live ? CR_OK : cr_play(s);
 }
 
 int cr_frame_source_open(const char *path_or_uri, const cr_frame_source_params_t *p, cr_frame_source_t **out,
@@ -609,8 +610,8 @@ int cr_frame_source_open(const char *path_or_uri, const cr_frame_source_params_t
     cr_frame_source_params_t def;
     cr_frame_source_t *s;
     struct stat sb;
-    char *dev_uri = NULL;
-    bool seq, is_uri;
+    char *dev_uri;
+    bool seq, is_uri, device;
     int st;
 
     if (!path_or_uri || !*path_or_uri || !out) {
@@ -628,23 +629,16 @@ int cr_frame_source_open(const char *path_or_uri, const cr_frame_source_params_t
     if (st != CR_OK)
         return st;
     is_uri = gst_uri_is_valid(path_or_uri);
-    if (!is_uri && stat(path_or_uri, &sb) == 0 && S_ISCHR(sb.st_mode)) { /* a camera: v4l2src */
-        dev_uri = g_strconcat("v4l2://", path_or_uri, NULL);
-        if (!dev_uri) {
-            cr_capture_msg(errbuf, errlen, "out of memory");
-            return CR_ERR_NOMEM;
-        }
-    }
-    seq = !is_uri && !dev_uri && strchr(path_or_uri, '%') != NULL;
+    device = !is_uri && stat(path_or_uri, &sb) == 0 && S_ISCHR(sb.st_mode); /* a camera: v4l2src */
+    seq = !is_uri && !device && strchr(path_or_uri, '%') != NULL;
     if (!is_uri && !seq && access(path_or_uri, R_OK) != 0) {
         if (errno == ENOENT)
             cr_capture_msg(errbuf, errlen, "%s: no such file", path_or_uri);
         else
             cr_capture_msg(errbuf, errlen, "%s: cannot read: %s", path_or_uri, strerror(errno));
-        g_free(dev_uri);
         return CR_ERR_IO;
     }
-    if (!is_uri && !seq && !dev_uri) {
+    if (!is_uri && !seq && !device) {
         st = cr_check_isobmff(path_or_uri, errbuf, errlen);
         if (st != CR_OK)
             return st;
@@ -662,10 +656,9 @@ int cr_frame_source_open(const char *path_or_uri, const cr_frame_source_params_t
     s = calloc(1, sizeof(*s));
     if (!s) {
         cr_capture_msg(errbuf, errlen, "out of memory");
-        g_free(dev_uri);
         return CR_ERR_NOMEM;
     }
-    s->device = dev_uri != NULL;
+    s->device = device;
     g_mutex_init(&s->lock);
     s->format = p->format;
     s->timeout = (GstClockTime)(p->pull_timeout_s * GST_SECOND);
@@ -674,9 +667,9 @@ int cr_frame_source_open(const char *path_or_uri, const cr_frame_source_params_t
     if (!s->name) {
         cr_frame_source_close(s);
         cr_capture_msg(errbuf, errlen, "out of memory");
-        g_free(dev_uri);
         return CR_ERR_NOMEM;
     }
+    dev_uri = device ? g_strconcat("v4l2://", path_or_uri, NULL) : NULL; /* GLib aborts rather than fail */
     st = cr_build(s, dev_uri ? dev_uri : path_or_uri, p, seq);
     g_free(dev_uri);
     if (st == CR_OK)

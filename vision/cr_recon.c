@@ -4191,7 +4191,6 @@ static bool runs_at(const cr_recon_t *rc, int k, double t, double x, double y)
     return vx * (x - px) + vy * (y - py) > 0.0;
 }
 
-/* Explains a change by a collision; returns true when it found one. */
 /* When ball k, struck from rest moments before t (a contact reported with
  * k struck), met ball j, resting within R of where k rested: the blow
  * sent k along the line of centres at the striker's speed along it (equal
@@ -4253,6 +4252,7 @@ static double chain_time(cr_recon_t *rc, int k, int j, const seg_t *rest_j, doub
     return tk + fmax(0.0, gap) / vu;
 }
 
+/* Explains a change by a collision; returns true when it found one. */
 static bool explain_collision(cr_recon_t *rc, change_t *c, bool allow_pending)
 {
     int k, best_k;

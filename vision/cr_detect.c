@@ -63,7 +63,11 @@ struct cr_detector {
     float *obs;      /* gw*gh*3: this frame's samples */
     int *stack;      /* gw*gh: flood fill */
     uint8_t *seen;   /* gw*gh: flood fill visited */
-    float *yh;       /* hw*hh: half-res luma (valid inside the current ROI) */
+    int *y4;         /* hw*hh: half-res luma times 4, the sum of its four pixels (valid
+                      * inside the current ROI) */
+    int *sob;        /* 6 * hw: one row's column sums and differences of the three channels */
+    float *en;       /* hw: one row's gradient energy (the tensor's trace) */
+    float chroma_lut[256]; /* (float)(chroma_gain * level): a sample's chroma */
     float *mag;      /* hw*hh: scratch (background blocks) */
     float *acc;      /* hw*hh: Hough accumulator; scratch when learning the background */
     cr_det_cand_t *cand;
@@ -167,24 +171,30 @@ static double cr_det_bilinear(const uint8_t *p, int stride, int w, int h, double
     return a + fy * (b - a);
 }
 
+/* cr_det_colour_at at a position inside [1, w - 2) x [1, h - 2): no clamping. */
+static inline void cr_det_colour_in(const cr_detector_t *d, const cr_yuv_image_t *img, double u, double v, double c[3])
+{
+    double cu = (u - 0.5) * 0.5, cv = (v - 0.5) * 0.5, g = d->p.chroma_gain;
+    int x = (int)u, y = (int)v, xc = (int)cu, yc = (int)cv;
+    float fx = (float)(u - x), fy = (float)(v - y), fxc = (float)(cu - xc), fyc = (float)(cv - yc);
+    const uint8_t *p = img->y + (size_t)y * img->stride_y + x;
+    const uint8_t *pu = img->u + (size_t)yc * img->stride_u + xc, *pv = img->v + (size_t)yc * img->stride_v + xc;
+    float a = p[0] + fx * (p[1] - p[0]), b = p[img->stride_y] + fx * (p[img->stride_y + 1] - p[img->stride_y]);
+    float au = pu[0] + fxc * (pu[1] - pu[0]), bu = pu[img->stride_u] + fxc * (pu[img->stride_u + 1] - pu[img->stride_u]);
+    float av = pv[0] + fxc * (pv[1] - pv[0]), bv = pv[img->stride_v] + fxc * (pv[img->stride_v + 1] - pv[img->stride_v]);
+
+    c[0] = a + fy * (b - a);
+    c[1] = g * (au + fyc * (bu - au));
+    c[2] = g * (av + fyc * (bv - av));
+}
+
 /* Colour (Y, gain*U, gain*V) at full-res position (u, v). */
 static void cr_det_colour_at(const cr_detector_t *d, const cr_yuv_image_t *img, double u, double v, double c[3])
 {
     double cu = (u - 0.5) * 0.5, cv = (v - 0.5) * 0.5, g = d->p.chroma_gain;
 
     if (u >= 1.0 && v >= 1.0 && u < d->w - 2 && v < d->h - 2) {
-        /* inside: no clamping */
-        int x = (int)u, y = (int)v, xc = (int)cu, yc = (int)cv;
-        float fx = (float)(u - x), fy = (float)(v - y), fxc = (float)(cu - xc), fyc = (float)(cv - yc);
-        const uint8_t *p = img->y + (size_t)y * img->stride_y + x;
-        const uint8_t *pu = img->u + (size_t)yc * img->stride_u + xc, *pv = img->v + (size_t)yc * img->stride_v + xc;
-        float a = p[0] + fx * (p[1] - p[0]), b = p[img->stride_y] + fx * (p[img->stride_y + 1] - p[img->stride_y]);
-        float au = pu[0] + fxc * (pu[1] - pu[0]), bu = pu[img->stride_u] + fxc * (pu[img->stride_u + 1] - pu[img->stride_u]);
-        float av = pv[0] + fxc * (pv[1] - pv[0]), bv = pv[img->stride_v] + fxc * (pv[img->stride_v + 1] - pv[img->stride_v]);
-
-        c[0] = a + fy * (b - a);
-        c[1] = g * (au + fyc * (bu - au));
-        c[2] = g * (av + fyc * (bv - av));
+        cr_det_colour_in(d, img, u, v, c);
         return;
     }
     c[0] = cr_det_bilinear(img->y, img->stride_y, d->w, d->h, u, v);
@@ -209,6 +219,26 @@ static inline void cr_det_half_px(const cr_detector_t *d, const cr_yuv_image_t *
 static inline void cr_det_sample(const cr_detector_t *d, const cr_yuv_image_t *img, int gi, int gj, float out[3])
 {
     cr_det_half_px(d, img, gi * d->gs, gj * d->gs, out);
+}
+
+/* The first k in [k, n) with a[k] != 0, else n: eight bytes at a time over
+ * the long runs of zeros of a mostly still frame's grid. */
+static size_t cr_det_next_set(const uint8_t *a, size_t k, size_t n)
+{
+    for (; k < n && (k & 7); k++)
+        if (a[k])
+            return k;
+    for (; k + 8 <= n; k += 8) {
+        uint64_t w;
+
+        memcpy(&w, a + k, sizeof w);
+        if (w)
+            break;
+    }
+    for (; k < n; k++)
+        if (a[k])
+            return k;
+    return n;
 }
 
 static double cr_det_dist3(const float a[3], const float b[3])
@@ -357,7 +387,9 @@ void cr_detector_destroy(cr_detector_t *d)
     free(d->obs);
     free(d->stack);
     free(d->seen);
-    free(d->yh);
+    free(d->y4);
+    free(d->sob);
+    free(d->en);
     free(d->mag);
     free(d->acc);
     free(d->cand);
@@ -403,6 +435,8 @@ int cr_detector_create(const cr_camera_t *cam, const cr_table_t *t, const cr_det
     d->cam = *cam;
     d->tab = *t;
     d->p = *p;
+    for (gi = 0; gi < 256; gi++)
+        d->chroma_lut[gi] = (float)(p->chroma_gain * gi);
     d->w = cam->width;
     d->h = cam->height;
     d->hw = (d->w + 1) / 2;
@@ -444,7 +478,9 @@ int cr_detector_create(const cr_camera_t *cam, const cr_table_t *t, const cr_det
     d->obs = calloc(ng * 3, sizeof(float));
     d->stack = calloc(ng, sizeof(int));
     d->seen = calloc(ng, 1);
-    d->yh = calloc(nh, sizeof(float));
+    d->y4 = calloc(nh, sizeof(int));
+    d->sob = calloc(6 * (size_t)d->hw, sizeof(int));
+    d->en = calloc((size_t)d->hw, sizeof(float));
     d->mag = calloc(nh, sizeof(float));
     d->acc = calloc(nh, sizeof(float));
     d->cand = calloc(4 * (size_t)d->cap_cand, sizeof *d->cand);
@@ -466,7 +502,7 @@ int cr_detector_create(const cr_camera_t *cam, const cr_table_t *t, const cr_det
         return CR_ERR_NOMEM;
     }
     if (!d->gmask || !d->bg || !d->age || !d->fg || !d->covered || !d->moved || !d->obs || !d->stack || !d->seen ||
-        !d->yh || !d->mag || !d->acc || !d->cand || !d->dets || !d->prev || !d->reuse || !d->ref ||
+        !d->y4 || !d->sob || !d->en || !d->mag || !d->acc || !d->cand || !d->dets || !d->prev || !d->reuse || !d->ref ||
         !d->prev_dead || !d->prev_quiet || !d->rois) {
         cr_detector_destroy(d);
         return CR_ERR_NOMEM;
@@ -685,27 +721,6 @@ static void cr_det_learn_bg(cr_detector_t *d)
     d->have_bg = 1;
 }
 
-/* After detection: refresh the background of coarse cell k (in the
- * search region) where no ball is, from that frame's sample, foreground
- * and coverage. */
-static inline void cr_det_update_bg_cell(cr_detector_t *d, size_t k)
-{
-    float *b = d->bg + 3 * k;
-    const float *o = d->obs + 3 * k;
-    int c;
-
-    if (d->covered[k]) {
-        d->age[k] = 0;
-    } else if (!d->fg[k]) {
-        for (c = 0; c < 3; c++)
-            b[c] += 0.125f * (o[c] - b[c]);
-        d->age[k] = 0;
-    } else if (++d->age[k] >= d->p.bg_absorb_frames || d->age[k] == 255) {
-        memcpy(b, o, 3 * sizeof(float));
-        d->age[k] = 0;
-    }
-}
-
 /* ---- candidates: Hough for circles of known radius -------------------------------------- */
 
 /* Adds Hough peaks of the half-res ROI [x0, x1) x [y0, y1). */
@@ -714,6 +729,7 @@ static void cr_det_hough_roi(cr_detector_t *d, const cr_yuv_image_t *img, int x0
     const int hw = d->hw;
     const double g = d->p.chroma_gain;
     double rh, t_edge, t_edge2, thr;
+    float gg64, t_pre;
     int i, j, rw = x1 - x0, rhh = y1 - y0;
 
     if (rw < 5 || rhh < 5)
@@ -721,40 +737,77 @@ static void cr_det_hough_roi(cr_detector_t *d, const cr_yuv_image_t *img, int x0
     rh = 0.5 * cr_det_radius_at(d, x0 + x1, y0 + y1); /* ROI centre in full-res = 2 * half-res centre */
     t_edge = (d->looking ? CR_DET_LOOK_EDGE : 0.35) * d->t_fg;
     t_edge2 = t_edge * t_edge;
-    /* half-res luma */
+    /* half-res luma, times 4 */
     for (j = y0; j < y1; j++) {
         const uint8_t *r0 = img->y + (size_t)(2 * j) * img->stride_y;
         const uint8_t *r1 = img->y + (size_t)(2 * j + 1 < d->h ? 2 * j + 1 : 2 * j) * img->stride_y;
-        float *o = d->yh + (size_t)j * hw;
+        int *o = d->y4 + (size_t)j * hw;
+        const int xe = 2 * x1 <= d->w ? x1 : x1 - 1; /* columns with both pixels */
 
-        for (i = x0; i < x1; i++) {
+        for (i = x0; i < xe; i++)
+            o[i] = r0[2 * i] + r0[2 * i + 1] + r1[2 * i] + r1[2 * i + 1];
+        for (; i < x1; i++) {
             int a = 2 * i, b = 2 * i + 1 < d->w ? 2 * i + 1 : 2 * i;
 
-            o[i] = 0.25f * (float)(r0[a] + r0[b] + r1[a] + r1[b]);
+            o[i] = r0[a] + r0[b] + r1[a] + r1[b];
         }
     }
     for (j = y0; j < y1; j++)
         memset(d->acc + (size_t)j * hw + x0, 0, (size_t)rw * sizeof(float));
-    /* gradient structure tensor and votes */
-    for (j = y0 + 1; j < y1 - 1; j++)
+    /* gradient structure tensor and votes. The 3x3 Sobel of each channel
+     * is separable: per column, the sum of the three rows (1 2 1) and the
+     * difference of the outer two; gx and gy are then differences and
+     * sums of those across the columns. All in integers: luma's gradient
+     * is the integer one over 32, chroma's g times it over 8 (the doubles
+     * are those of the 3x3 sums in floating point, to the last bit) */
+    gg64 = (float)(g * g / 64.0);
+    t_pre = (float)(t_edge2 * (1.0 - 1e-4));
+    for (j = y0 + 1; j < y1 - 1; j++) {
+        const int *restrict ym = d->y4 + (size_t)(j - 1) * hw, *restrict y0p = ym + hw, *restrict yp = y0p + hw;
+        const uint8_t *restrict um = img->u + (size_t)(j - 1) * img->stride_u, *restrict u0 = um + img->stride_u,
+                               *restrict up = u0 + img->stride_u;
+        const uint8_t *restrict vm = img->v + (size_t)(j - 1) * img->stride_v, *restrict v0 = vm + img->stride_v,
+                               *restrict vp = v0 + img->stride_v;
+        int *restrict sl = d->sob, *restrict dl = sl + hw, *restrict su = dl + hw, *restrict du = su + hw,
+                      *restrict sv = du + hw, *restrict dv = sv + hw;
+        float *restrict en = d->en;
+
+        for (i = x0; i < x1; i++)
+            sl[i] = ym[i] + 2 * y0p[i] + yp[i], dl[i] = yp[i] - ym[i];
+        for (i = x0; i < x1; i++)
+            su[i] = um[i] + 2 * u0[i] + up[i], du[i] = up[i] - um[i];
+        for (i = x0; i < x1; i++)
+            sv[i] = vm[i] + 2 * v0[i] + vp[i], dv[i] = vp[i] - vm[i];
+        /* the tensor's trace below, (lx^2 + ly^2) / 1024 + g^2 (ux^2 + uy^2
+         * + vx^2 + vy^2) / 64, roughly (single precision) */
         for (i = x0 + 1; i < x1 - 1; i++) {
-            const float *ym = d->yh + (size_t)(j - 1) * hw + i, *y0p = ym + hw, *yp = y0p + hw;
-            const uint8_t *um = img->u + (size_t)(j - 1) * img->stride_u + i, *u0 = um + img->stride_u,
-                          *up = u0 + img->stride_u;
-            const uint8_t *vm = img->v + (size_t)(j - 1) * img->stride_v + i, *v0 = vm + img->stride_v,
-                          *vp = v0 + img->stride_v;
+            const float lx = (float)(sl[i + 1] - sl[i - 1]), ly = (float)(dl[i - 1] + 2 * dl[i] + dl[i + 1]);
+            const float ux = (float)(su[i + 1] - su[i - 1]), uy = (float)(du[i - 1] + 2 * du[i] + du[i + 1]);
+            const float vx = (float)(sv[i + 1] - sv[i - 1]), vy = (float)(dv[i - 1] + 2 * dv[i] + dv[i + 1]);
+
+            en[i] = (lx * lx + ly * ly) * (1.0f / 1024.0f) + gg64 * (ux * ux + uy * uy + vx * vx + vy * vy);
+        }
+        for (i = x0 + 1; i < x1 - 1; i++) {
+            int lx, ly, ux, uy, vx, vy;
             double gx, gy, a, b, c, l1, ex, ey, el, m;
             double px, py;
             int s;
 
-            gx = (ym[1] + 2 * y0p[1] + yp[1] - ym[-1] - 2 * y0p[-1] - yp[-1]) * 0.125;
-            gy = (yp[-1] + 2 * yp[0] + yp[1] - ym[-1] - 2 * ym[0] - ym[1]) * 0.125;
+            /* well below the edge threshold (with room for the rounding of
+             * both): cloth, without the doubles */
+            if (en[i] < t_pre)
+                continue;
+            lx = sl[i + 1] - sl[i - 1], ly = dl[i - 1] + 2 * dl[i] + dl[i + 1];
+            ux = su[i + 1] - su[i - 1], uy = du[i - 1] + 2 * du[i] + du[i + 1];
+            vx = sv[i + 1] - sv[i - 1], vy = dv[i - 1] + 2 * dv[i] + dv[i + 1];
+            gx = lx * 0.03125;
+            gy = ly * 0.03125;
             a = gx * gx, b = gx * gy, c = gy * gy;
-            gx = g * (um[1] + 2 * u0[1] + up[1] - um[-1] - 2 * u0[-1] - up[-1]) * 0.125;
-            gy = g * (up[-1] + 2 * up[0] + up[1] - um[-1] - 2 * um[0] - um[1]) * 0.125;
+            gx = g * ux * 0.125;
+            gy = g * uy * 0.125;
             a += gx * gx, b += gx * gy, c += gy * gy;
-            gx = g * (vm[1] + 2 * v0[1] + vp[1] - vm[-1] - 2 * v0[-1] - vp[-1]) * 0.125;
-            gy = g * (vp[-1] + 2 * vp[0] + vp[1] - vm[-1] - 2 * vm[0] - vm[1]) * 0.125;
+            gx = g * vx * 0.125;
+            gy = g * vy * 0.125;
             a += gx * gx, b += gx * gy, c += gy * gy;
             /* the larger eigenvalue is at most the trace: most of the cloth
              * is below the edge threshold without a square root */
@@ -791,6 +844,7 @@ static void cr_det_hough_roi(cr_detector_t *d, const cr_yuv_image_t *img, int x0
                 q[hw + 1] += (float)(fx * fy);
             }
         }
+    }
     /* 3x3 sums (into mag), then peaks: maxima of the sums within nr */
     thr = (d->looking ? CR_DET_LOOK_VOTES : d->p.min_votes) * 2.0 * CR_DET_PI * rh;
     for (j = y0 + 1; j < y1 - 1; j++) {
@@ -935,10 +989,17 @@ static double cr_det_lobe(const cr_detector_t *d, const cr_yuv_image_t *img, con
     /* the edge must run along the outline: its colour gradient (structure
      * tensor of the three channels) points along the ray */
     pu = sk[0] + *e * nk[0], pv = sk[1] + *e * nk[1];
-    cr_det_colour_at(d, img, pu + 1.0, pv, c1);
-    cr_det_colour_at(d, img, pu - 1.0, pv, c2);
-    cr_det_colour_at(d, img, pu, pv + 1.0, c3);
-    cr_det_colour_at(d, img, pu, pv - 1.0, c4);
+    if (pu - 1.0 >= 1.0 && pv - 1.0 >= 1.0 && pu + 1.0 < d->w - 2 && pv + 1.0 < d->h - 2) {
+        cr_det_colour_in(d, img, pu + 1.0, pv, c1);
+        cr_det_colour_in(d, img, pu - 1.0, pv, c2);
+        cr_det_colour_in(d, img, pu, pv + 1.0, c3);
+        cr_det_colour_in(d, img, pu, pv - 1.0, c4);
+    } else {
+        cr_det_colour_at(d, img, pu + 1.0, pv, c1);
+        cr_det_colour_at(d, img, pu - 1.0, pv, c2);
+        cr_det_colour_at(d, img, pu, pv + 1.0, c3);
+        cr_det_colour_at(d, img, pu, pv - 1.0, c4);
+    }
     for (ch = 0; ch < 3; ch++) {
         double gx = c1[ch] - c2[ch], gy = c3[ch] - c4[ch];
 
@@ -991,10 +1052,27 @@ static void cr_det_rays(const cr_detector_t *d, const cr_yuv_image_t *img, doubl
 
         for (h = 0; h < CR_DET_HYP; h++)
             rs->wt[h][k] = 0.0, rs->ct[h][k] = 0.0, rs->cloth_out[h][k] = 0;
-        for (i = 0; i < np; i++) {
-            double t = -w_in + i * step;
+        /* a ray whose ends lie inside the frame (by more than its
+         * rounding) lies inside it all along */
+        {
+            const double ta = -w_in, tb = -w_in + (np - 1) * step, m = 1e-6;
+            const double ua = s[k][0] + ta * n[k][0], va = s[k][1] + ta * n[k][1];
+            const double ub = s[k][0] + tb * n[k][0], vb = s[k][1] + tb * n[k][1];
 
-            cr_det_colour_at(d, img, s[k][0] + t * n[k][0], s[k][1] + t * n[k][1], prof[i]);
+            if (fmin(ua, ub) >= 1.0 + m && fmin(va, vb) >= 1.0 + m && fmax(ua, ub) < d->w - 2 - m &&
+                fmax(va, vb) < d->h - 2 - m) {
+                for (i = 0; i < np; i++) {
+                    double t = -w_in + i * step;
+
+                    cr_det_colour_in(d, img, s[k][0] + t * n[k][0], s[k][1] + t * n[k][1], prof[i]);
+                }
+            } else {
+                for (i = 0; i < np; i++) {
+                    double t = -w_in + i * step;
+
+                    cr_det_colour_at(d, img, s[k][0] + t * n[k][0], s[k][1] + t * n[k][1], prof[i]);
+                }
+            }
         }
         gm[0] = gm[np - 1] = 0.0;
         for (i = 1; i + 1 < np; i++) {
@@ -2846,11 +2924,11 @@ static void cr_det_motion_probes(cr_detector_t *d, const cr_yuv_image_t *img, in
     if (d->p.motion_looks <= 0)
         return;
     memset(d->seen, 0, ng);
-    for (size_t k0 = 0; k0 < ng; k0++) {
+    for (size_t k0 = cr_det_next_set(d->moved, 0, ng); k0 < ng; k0 = cr_det_next_set(d->moved, k0 + 1, ng)) {
         cr_det_group_t g;
         double u, v, x, y;
 
-        if (!d->moved[k0] || d->seen[k0])
+        if (d->seen[k0])
             continue;
         cr_det_grow_group(d, d->moved, k0, &g);
         if (g.n < min_n || g.bx1 - g.bx0 > span || g.by1 - g.by0 > span)
@@ -3026,6 +3104,72 @@ int cr_detector_expect(cr_detector_t *d, const cr_ball_hint_t *h, int n)
     return CR_OK;
 }
 
+/* The coarse sweep of a frame: each cell of the search region gets the
+ * last frame's background update, its new sample, and whether it differs
+ * from the last frame's (moved) and from the background (fg); seen and
+ * covered are cleared. The background update (after detection, made here
+ * to keep to one pass): a cell a ball covered keeps its background; one
+ * that was cloth moves it an eighth of the way to its sample; one in
+ * foreground no ball explains for bg_absorb_frames takes its sample. The
+ * arrays are held in locals: a byte store may alias anything, so through d
+ * each one would reload every pointer. */
+static void cr_det_sweep(cr_detector_t *d, const cr_yuv_image_t *img, int first, float t_fg2, float t_move2)
+{
+    const int gw = d->gw, gh = d->gh, gs = d->gs, w = d->w, h = d->h;
+    const int absorb = d->p.bg_absorb_frames, pending = d->bg_pending;
+    const float *restrict lut = d->chroma_lut;
+    const uint8_t *py = img->y, *pu = img->u, *pv = img->v;
+    const size_t sy = (size_t)img->stride_y, su = (size_t)img->stride_u, sv = (size_t)img->stride_v;
+    int gi, gj;
+
+    for (gj = 0; gj < gh; gj++) {
+        const int hj = gj * gs, y = 2 * hj, y1 = y + 1 < h ? y + 1 : y;
+        const uint8_t *r0 = py + (size_t)y * sy, *r1 = py + (size_t)y1 * sy;
+        const uint8_t *ru = pu + (size_t)hj * su, *rv = pv + (size_t)hj * sv;
+        const size_t k0 = (size_t)gj * gw;
+        const uint8_t *restrict gmask = d->gmask + k0;
+        uint8_t *restrict fg = d->fg + k0, *restrict seen = d->seen + k0, *restrict covered = d->covered + k0;
+        uint8_t *restrict moved = d->moved + k0, *restrict age = d->age + k0;
+        float *restrict o = d->obs + 3 * k0, *restrict b = d->bg + 3 * k0;
+
+        for (gi = 0; gi < gw; gi++, o += 3, b += 3) {
+            float e0, e1, e2;
+
+            if (!gmask[gi]) {
+                fg[gi] = seen[gi] = covered[gi] = moved[gi] = 0;
+                continue;
+            }
+            if (pending) {
+                if (covered[gi]) {
+                    age[gi] = 0;
+                } else if (!fg[gi]) {
+                    b[0] += 0.125f * (o[0] - b[0]);
+                    b[1] += 0.125f * (o[1] - b[1]);
+                    b[2] += 0.125f * (o[2] - b[2]);
+                    age[gi] = 0;
+                } else if (++age[gi] >= absorb || age[gi] == 255) {
+                    b[0] = o[0], b[1] = o[1], b[2] = o[2];
+                    age[gi] = 0;
+                }
+            }
+            if (!first) {
+                const int hi = gi * gs, x = 2 * hi, x1 = x + 1 < w ? x + 1 : x;
+                const float n0 = 0.25f * (float)(r0[x] + r0[x1] + r1[x] + r1[x1]), n1 = lut[ru[hi]], n2 = lut[rv[hi]];
+
+                e0 = n0 - o[0], e1 = n1 - o[1], e2 = n2 - o[2];
+                moved[gi] = e0 * e0 + e1 * e1 + e2 * e2 > t_move2;
+                o[0] = n0, o[1] = n1, o[2] = n2;
+            } else {
+                moved[gi] = 0;
+            }
+            e0 = o[0] - b[0], e1 = o[1] - b[1], e2 = o[2] - b[2];
+            fg[gi] = e0 * e0 + e1 * e1 + e2 * e2 > t_fg2;
+            seen[gi] = 0;
+            covered[gi] = 0;
+        }
+    }
+}
+
 int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t *out, int max, int *n)
 {
     const int gw = d ? d->gw : 0, gh = d ? d->gh : 0;
@@ -3060,33 +3204,7 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
      * frames' noise together (change_sigmas of it): something moved there */
     t_move2 = (float)fmax(2.0, d->p.change_sigmas * d->noise * 1.41421356);
     t_move2 *= t_move2;
-    for (gj = 0; gj < gh; gj++)
-        for (gi = 0; gi < gw; gi++) {
-            const float *o, *b;
-            float e0, e1, e2;
-
-            k = (size_t)gj * gw + gi;
-            if (!d->gmask[k]) {
-                d->fg[k] = d->seen[k] = d->covered[k] = d->moved[k] = 0;
-                continue;
-            }
-            if (d->bg_pending)
-                cr_det_update_bg_cell(d, k);
-            if (!first) {
-                float *w = d->obs + 3 * k, l0 = w[0], l1 = w[1], l2 = w[2];
-
-                cr_det_sample(d, img, gi, gj, w);
-                e0 = w[0] - l0, e1 = w[1] - l1, e2 = w[2] - l2;
-                d->moved[k] = e0 * e0 + e1 * e1 + e2 * e2 > t_move2;
-            } else {
-                d->moved[k] = 0;
-            }
-            o = d->obs + 3 * k, b = d->bg + 3 * k;
-            e0 = o[0] - b[0], e1 = o[1] - b[1], e2 = o[2] - b[2];
-            d->fg[k] = e0 * e0 + e1 * e1 + e2 * e2 > t_fg2;
-            d->seen[k] = 0;
-            d->covered[k] = 0;
-        }
+    cr_det_sweep(d, img, first, t_fg2, t_move2);
     d->bg_pending = 0;
     d->cap_cand = first ? 4 * d->p.max_candidates : d->p.max_candidates;
     t_change2 = d->p.change_sigmas * d->noise;
@@ -3103,12 +3221,12 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
      * interest; one that changed since it was last examined is searched
      * again, and the last frame's detections inside it are dropped; the
      * others keep the detections they had */
-    for (k = 0; k < ng; k++) {
+    for (k = cr_det_next_set(d->fg, 0, ng); k < ng; k = cr_det_next_set(d->fg, k + 1, ng)) {
         int bx0, by0, bx1, by1, pad, x0, y0, x1, y1, c0, c1, r0, r1, changed;
         cr_det_group_t g;
         cr_det_roi_t *ro;
 
-        if (!d->fg[k] || d->seen[k])
+        if (d->seen[k])
             continue;
         cr_det_grow_group(d, d->fg, k, &g);
         bx0 = g.bx0, by0 = g.by0, bx1 = g.bx1, by1 = g.by1;

@@ -68,6 +68,7 @@ struct cr_detector {
     int *sob;        /* 6 * hw: one row's column sums and differences of the three channels */
     float *en;       /* hw: one row's gradient energy (the tensor's trace) */
     float chroma_lut[256]; /* (float)(chroma_gain * level): a sample's chroma */
+    int *row_lo, *row_hi; /* gh: each grid row's span [lo, hi) holding its search region */
     float *mag;      /* hw*hh: scratch (background blocks) */
     float *acc;      /* hw*hh: Hough accumulator; scratch when learning the background */
     cr_det_cand_t *cand;
@@ -390,6 +391,8 @@ void cr_detector_destroy(cr_detector_t *d)
     free(d->y4);
     free(d->sob);
     free(d->en);
+    free(d->row_lo);
+    free(d->row_hi);
     free(d->mag);
     free(d->acc);
     free(d->cand);
@@ -480,6 +483,8 @@ int cr_detector_create(const cr_camera_t *cam, const cr_table_t *t, const cr_det
     d->seen = calloc(ng, 1);
     d->y4 = calloc(nh, sizeof(int));
     d->sob = calloc(6 * (size_t)d->hw, sizeof(int));
+    d->row_lo = calloc((size_t)d->gh, sizeof(int));
+    d->row_hi = calloc((size_t)d->gh, sizeof(int));
     d->en = calloc((size_t)d->hw, sizeof(float));
     d->mag = calloc(nh, sizeof(float));
     d->acc = calloc(nh, sizeof(float));
@@ -502,7 +507,7 @@ int cr_detector_create(const cr_camera_t *cam, const cr_table_t *t, const cr_det
         return CR_ERR_NOMEM;
     }
     if (!d->gmask || !d->bg || !d->age || !d->fg || !d->covered || !d->moved || !d->obs || !d->stack || !d->seen ||
-        !d->y4 || !d->sob || !d->en || !d->mag || !d->acc || !d->cand || !d->dets || !d->prev || !d->reuse || !d->ref ||
+        !d->y4 || !d->sob || !d->en || !d->row_lo || !d->row_hi || !d->mag || !d->acc || !d->cand || !d->dets || !d->prev || !d->reuse || !d->ref ||
         !d->prev_dead || !d->prev_quiet || !d->rois) {
         cr_detector_destroy(d);
         return CR_ERR_NOMEM;
@@ -518,6 +523,16 @@ int cr_detector_create(const cr_camera_t *cam, const cr_table_t *t, const cr_det
         }
     if (n_in < 16)
         goto fail_invalid;
+    for (gj = 0; gj < d->gh; gj++) {
+        const uint8_t *m = d->gmask + (size_t)gj * d->gw;
+        int lo = 0, hi = d->gw;
+
+        while (lo < hi && !m[lo])
+            lo++;
+        while (hi > lo && !m[hi - 1])
+            hi--;
+        d->row_lo[gj] = lo, d->row_hi[gj] = hi;
+    }
     /* the scan's tiles over the bed, each about eight radii a side */
     {
         const double L = t->length_mm, W = t->width_mm;
@@ -3132,11 +3147,19 @@ static void cr_det_sweep(cr_detector_t *d, const cr_yuv_image_t *img, int first,
         uint8_t *restrict moved = d->moved + k0, *restrict age = d->age + k0;
         float *restrict o = d->obs + 3 * k0, *restrict b = d->bg + 3 * k0;
 
-        for (gi = 0; gi < gw; gi++, o += 3, b += 3) {
+        const int lo = d->row_lo[gj], hi = d->row_hi[gj];
+
+        /* outside the row's span of the search region: nothing */
+        memset(fg, 0, (size_t)lo);
+        memset(moved, 0, (size_t)lo);
+        memset(fg + hi, 0, (size_t)(gw - hi));
+        memset(moved + hi, 0, (size_t)(gw - hi));
+        o += 3 * lo, b += 3 * lo;
+        for (gi = lo; gi < hi; gi++, o += 3, b += 3) {
             float e0, e1, e2;
 
             if (!gmask[gi]) {
-                fg[gi] = seen[gi] = covered[gi] = moved[gi] = 0;
+                fg[gi] = moved[gi] = 0;
                 continue;
             }
             if (pending) {
@@ -3153,8 +3176,8 @@ static void cr_det_sweep(cr_detector_t *d, const cr_yuv_image_t *img, int first,
                 }
             }
             if (!first) {
-                const int hi = gi * gs, x = 2 * hi, x1 = x + 1 < w ? x + 1 : x;
-                const float n0 = 0.25f * (float)(r0[x] + r0[x1] + r1[x] + r1[x1]), n1 = lut[ru[hi]], n2 = lut[rv[hi]];
+                const int hx = gi * gs, x = 2 * hx, x1 = x + 1 < w ? x + 1 : x;
+                const float n0 = 0.25f * (float)(r0[x] + r0[x1] + r1[x] + r1[x1]), n1 = lut[ru[hx]], n2 = lut[rv[hx]];
 
                 e0 = n0 - o[0], e1 = n1 - o[1], e2 = n2 - o[2];
                 moved[gi] = e0 * e0 + e1 * e1 + e2 * e2 > t_move2;
@@ -3164,9 +3187,9 @@ static void cr_det_sweep(cr_detector_t *d, const cr_yuv_image_t *img, int first,
             }
             e0 = o[0] - b[0], e1 = o[1] - b[1], e2 = o[2] - b[2];
             fg[gi] = e0 * e0 + e1 * e1 + e2 * e2 > t_fg2;
-            seen[gi] = 0;
-            covered[gi] = 0;
         }
+        memset(seen, 0, (size_t)gw);
+        memset(covered, 0, (size_t)gw);
     }
 }
 

@@ -172,17 +172,28 @@ static double cr_det_bilinear(const uint8_t *p, int stride, int w, int h, double
     return a + fy * (b - a);
 }
 
-/* cr_det_colour_at at a position inside [1, w - 2) x [1, h - 2): no clamping. */
+/* cr_det_colour_at at a position inside [1, w - 2) x [1, h - 2): no clamping.
+ * Levels become floats through a table (the same values, exactly). */
 static inline void cr_det_colour_in(const cr_detector_t *d, const cr_yuv_image_t *img, double u, double v, double c[3])
 {
+    static const float lv[256] = {
+#define CR_LV4(i) (float)(i), (float)(i) + 1, (float)(i) + 2, (float)(i) + 3
+#define CR_LV16(i) CR_LV4(i), CR_LV4((i) + 4), CR_LV4((i) + 8), CR_LV4((i) + 12)
+#define CR_LV64(i) CR_LV16(i), CR_LV16((i) + 16), CR_LV16((i) + 32), CR_LV16((i) + 48)
+        CR_LV64(0), CR_LV64(64), CR_LV64(128), CR_LV64(192)
+#undef CR_LV64
+#undef CR_LV16
+#undef CR_LV4
+    };
     double cu = (u - 0.5) * 0.5, cv = (v - 0.5) * 0.5, g = d->p.chroma_gain;
     int x = (int)u, y = (int)v, xc = (int)cu, yc = (int)cv;
     float fx = (float)(u - x), fy = (float)(v - y), fxc = (float)(cu - xc), fyc = (float)(cv - yc);
-    const uint8_t *p = img->y + (size_t)y * img->stride_y + x;
-    const uint8_t *pu = img->u + (size_t)yc * img->stride_u + xc, *pv = img->v + (size_t)yc * img->stride_v + xc;
-    float a = p[0] + fx * (p[1] - p[0]), b = p[img->stride_y] + fx * (p[img->stride_y + 1] - p[img->stride_y]);
-    float au = pu[0] + fxc * (pu[1] - pu[0]), bu = pu[img->stride_u] + fxc * (pu[img->stride_u + 1] - pu[img->stride_u]);
-    float av = pv[0] + fxc * (pv[1] - pv[0]), bv = pv[img->stride_v] + fxc * (pv[img->stride_v + 1] - pv[img->stride_v]);
+    const size_t sy = (size_t)img->stride_y, su = (size_t)img->stride_u, sv = (size_t)img->stride_v;
+    const uint8_t *p = img->y + (size_t)y * sy + x;
+    const uint8_t *pu = img->u + (size_t)yc * su + xc, *pv = img->v + (size_t)yc * sv + xc;
+    float a = lv[p[0]] + fx * (lv[p[1]] - lv[p[0]]), b = lv[p[sy]] + fx * (lv[p[sy + 1]] - lv[p[sy]]);
+    float au = lv[pu[0]] + fxc * (lv[pu[1]] - lv[pu[0]]), bu = lv[pu[su]] + fxc * (lv[pu[su + 1]] - lv[pu[su]]);
+    float av = lv[pv[0]] + fxc * (lv[pv[1]] - lv[pv[0]]), bv = lv[pv[sv]] + fxc * (lv[pv[sv + 1]] - lv[pv[sv]]);
 
     c[0] = a + fy * (b - a);
     c[1] = g * (au + fyc * (bu - au));
@@ -1278,14 +1289,24 @@ static double cr_det_consensus(const cr_det_rays_t *rs, double n[][2], double r_
 {
     const double cfin = r_px * 0.08 > 1.0 ? r_px * 0.08 : 1.0;
     double best = -1.0, total = 0.0, c0[2] = {t0[0], t0[1]}, step = 0.5, span = lim;
+    /* the rays with an edge, and their edges: a ray without one adds
+     * nothing to any score */
+    double ae[CR_DET_RAYS][CR_DET_HYP], aw[CR_DET_RAYS][CR_DET_HYP], an[CR_DET_RAYS][2];
+    int anh[CR_DET_RAYS], na = 0;
     int k, h, pass;
 
     for (k = 0; k < CR_DET_RAYS; k++) {
         double w = 0.0;
+        int c = 0;
 
-        for (h = 0; h < CR_DET_HYP; h++)
+        for (h = 0; h < CR_DET_HYP; h++) {
             w = rs->wt[h][k] > w ? rs->wt[h][k] : w;
+            if (!(rs->wt[h][k] <= 0.0))
+                ae[na][c] = rs->e[h][k], aw[na][c++] = rs->wt[h][k];
+        }
         total += w;
+        if (c > 0)
+            an[na][0] = n[k][0], an[na][1] = n[k][1], anh[na++] = c;
     }
     t_out[0] = t0[0], t_out[1] = t0[1];
     if (total <= 0.0)
@@ -1299,15 +1320,15 @@ static double cr_det_consensus(const cr_det_rays_t *rs, double n[][2], double r_
 
                 if (pass == 0 && i * i + j * j > m * m)
                     continue;
-                for (k = 0; k < CR_DET_RAYS; k++) {
-                    double pred = n[k][0] * tx + n[k][1] * ty + d0, bw = 0.0;
+                for (k = 0; k < na; k++) {
+                    double pred = an[k][0] * tx + an[k][1] * ty + d0, bw = 0.0;
 
-                    for (h = 0; h < CR_DET_HYP; h++) {
-                        double u = (rs->e[h][k] - pred) / cfin, w;
+                    for (h = 0; h < anh[k]; h++) {
+                        double u = (ae[k][h] - pred) / cfin, w;
 
-                        if (rs->wt[h][k] <= 0.0 || fabs(u) >= 1.0)
+                        if (fabs(u) >= 1.0)
                             continue;
-                        w = rs->wt[h][k] * (1 - u * u) * (1 - u * u);
+                        w = aw[k][h] * (1 - u * u) * (1 - u * u);
                         bw = w > bw ? w : bw;
                     }
                     sc += bw;

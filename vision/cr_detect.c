@@ -60,13 +60,15 @@ struct cr_detector {
     uint8_t *fg;     /* gw*gh: this frame's foreground */
     uint8_t *covered;/* gw*gh: inside a detection of this frame */
     uint8_t *moved;  /* gw*gh: this frame's sample differs from the last frame's */
-    float *obs;      /* gw*gh*3: this frame's samples */
+    float *obs;      /* 3 planes of gw*gh: this frame's samples (Y, gain*U, gain*V) */
+    size_t ng;       /* gw*gh: the grid's cells, the planes' stride */
     int *stack;      /* gw*gh: flood fill */
     uint8_t *seen;   /* gw*gh: flood fill visited */
     int *y4;         /* hw*hh: half-res luma times 4, the sum of its four pixels (valid
                       * inside the current ROI) */
     int *sob;        /* 6 * hw: one row's column sums and differences of the three channels */
-    float *en;       /* hw: one row's gradient energy (the tensor's trace) */
+    float *en;       /* max(hw, 3 gw): one row's gradient energy (the tensor's trace); in
+                      * the sweep, one grid row's new samples */
     float chroma_lut[256]; /* (float)(chroma_gain * level): a sample's chroma */
     int *row_lo, *row_hi; /* gh: each grid row's span [lo, hi) holding its search region */
     float *mag;      /* hw*hh: scratch (background blocks) */
@@ -251,6 +253,18 @@ static size_t cr_det_next_set(const uint8_t *a, size_t k, size_t n)
         if (a[k])
             return k;
     return n;
+}
+
+/* Cell k of three planes of ng floats (obs, bg, ref), out of and into a
+ * float[3]. */
+static inline void cr_det_cell(const float *a, size_t ng, size_t k, float out[3])
+{
+    out[0] = a[k], out[1] = a[ng + k], out[2] = a[2 * ng + k];
+}
+
+static inline void cr_det_set_cell(float *a, size_t ng, size_t k, const float in[3])
+{
+    a[k] = in[0], a[ng + k] = in[1], a[2 * ng + k] = in[2];
 }
 
 static double cr_det_dist3(const float a[3], const float b[3])
@@ -490,13 +504,14 @@ int cr_detector_create(const cr_camera_t *cam, const cr_table_t *t, const cr_det
     d->covered = calloc(ng, 1);
     d->moved = calloc(ng, 1);
     d->obs = calloc(ng * 3, sizeof(float));
+    d->ng = ng;
     d->stack = calloc(ng, sizeof(int));
     d->seen = calloc(ng, 1);
     d->y4 = calloc(nh, sizeof(int));
     d->sob = calloc(6 * (size_t)d->hw, sizeof(int));
     d->row_lo = calloc((size_t)d->gh, sizeof(int));
     d->row_hi = calloc((size_t)d->gh, sizeof(int));
-    d->en = calloc((size_t)d->hw, sizeof(float));
+    d->en = calloc((size_t)(d->hw > 3 * d->gw ? d->hw : 3 * d->gw), sizeof(float));
     d->mag = calloc(nh, sizeof(float));
     d->acc = calloc(nh, sizeof(float));
     d->cand = calloc(4 * (size_t)d->cap_cand, sizeof *d->cand);
@@ -651,12 +666,12 @@ static void cr_det_learn_bg(cr_detector_t *d)
         n = 0;
         for (k = 0; k < ng; k++)
             if (d->gmask[k])
-                tmp[n++] = d->obs[3 * k + c];
+                tmp[n++] = d->obs[c * ng + k];
         med[c] = cr_det_median(tmp, n);
         n = 0;
         for (k = 0; k < ng; k++)
             if (d->gmask[k])
-                tmp[n++] = fabsf(d->obs[3 * k + c] - med[c]);
+                tmp[n++] = fabsf(d->obs[c * ng + k] - med[c]);
         mad[c] = cr_det_median(tmp, n);
     }
     tol_c = 4.0 * 1.4826 * (mad[1] > mad[2] ? mad[1] : mad[2]);
@@ -664,9 +679,9 @@ static void cr_det_learn_bg(cr_detector_t *d)
         tol_c = 6.0 * d->p.chroma_gain;
     /* cloth-like flag in seen[] */
     for (k = 0; k < ng; k++)
-        d->seen[k] = d->gmask[k] && fabsf(d->obs[3 * k + 1] - med[1]) <= tol_c &&
-                     fabsf(d->obs[3 * k + 2] - med[2]) <= tol_c && d->obs[3 * k] > 0.4f * (med[0] - 16.0f) + 16.0f &&
-                     d->obs[3 * k] < 2.5f * med[0];
+        d->seen[k] = d->gmask[k] && fabsf(d->obs[ng + k] - med[1]) <= tol_c &&
+                     fabsf(d->obs[2 * ng + k] - med[2]) <= tol_c && d->obs[k] > 0.4f * (med[0] - 16.0f) + 16.0f &&
+                     d->obs[k] < 2.5f * med[0];
     for (bj = 0; bj < bh; bj++)
         for (bi = 0; bi < bw; bi++) {
             int gi, gj, nm = 0;
@@ -678,7 +693,7 @@ static void cr_det_learn_bg(cr_detector_t *d)
                         k = (size_t)gj * gw + gi;
                         nm += c == 0 && d->gmask[k];
                         if (d->seen[k])
-                            tmp[n++] = d->obs[3 * k + c];
+                            tmp[n++] = d->obs[c * ng + k];
                     }
                 blk[3 * (bj * bw + bi) + c] = cr_det_median(tmp, n);
             }
@@ -727,19 +742,25 @@ static void cr_det_learn_bg(cr_detector_t *d)
     for (k = 0; k < ng; k++) {
         int gi = (int)(k % gw), gj = (int)(k / gw);
         const float *b = blk + 3 * ((gj / CR_DET_BLOCK) * bw + gi / CR_DET_BLOCK);
-        const float *o = d->obs + 3 * k;
+        float o[3];
 
+        cr_det_cell(d->obs, ng, k, o);
         if (d->seen[k] && cr_det_dist3(o, b) < 0.2 * (b[0] - 16.0) + 3.0 * d->p.chroma_gain)
-            memcpy(d->bg + 3 * k, o, 3 * sizeof(float));
+            cr_det_set_cell(d->bg, ng, k, o);
         else
-            memcpy(d->bg + 3 * k, b, 3 * sizeof(float));
+            cr_det_set_cell(d->bg, ng, k, b);
         d->age[k] = 0;
     }
     /* noise: distances between horizontally adjacent cloth samples */
     n = 0;
     for (k = 0; k + 1 < ng; k++)
-        if (d->seen[k] && d->seen[k + 1] && (k + 1) % gw != 0)
-            tmp[n++] = (float)cr_det_dist3(d->obs + 3 * k, d->obs + 3 * k + 3);
+        if (d->seen[k] && d->seen[k + 1] && (k + 1) % gw != 0) {
+            float a[3], b[3];
+
+            cr_det_cell(d->obs, ng, k, a);
+            cr_det_cell(d->obs, ng, k + 1, b);
+            tmp[n++] = (float)cr_det_dist3(a, b);
+        }
     d->noise = n > 16 ? cr_det_median(tmp, n) / 2.18 : 3.0;
     d->t_fg = d->p.fg_sigmas * d->noise;
     if (d->t_fg < d->p.fg_min_levels)
@@ -959,14 +980,14 @@ typedef struct {
     int cloth_out[CR_DET_HYP][CR_DET_RAYS]; /* cloth (or its shadow) beyond the edge */
 } cr_det_rays_t;
 
-/* Background colour nearest to full-res (u, v). */
-static const float *cr_det_bg_at(const cr_detector_t *d, double u, double v)
+/* Background colour nearest to full-res (u, v), into out. */
+static void cr_det_bg_at(const cr_detector_t *d, double u, double v, float out[3])
 {
     int gi = (int)lrint((u - 0.5) * 0.5 / d->gs), gj = (int)lrint((v - 0.5) * 0.5 / d->gs);
 
     gi = gi < 0 ? 0 : (gi >= d->gw ? d->gw - 1 : gi);
     gj = gj < 0 ? 0 : (gj >= d->gh ? d->gh - 1 : gj);
-    return d->bg + 3 * ((size_t)gj * d->gw + gi);
+    cr_det_cell(d->bg, d->ng, (size_t)gj * d->gw + gi, out);
 }
 
 /* Cloth, lit or in shadow: o matches the background colour bg scaled
@@ -996,7 +1017,7 @@ static double cr_det_lobe(const cr_detector_t *d, const cr_yuv_image_t *img, con
     double sw = 0.0, st = 0.0, pu, pv, c1[3], c2[3], c3[3], c4[3], ga = 0.0, gb = 0.0, gc = 0.0, l1, ex, ey, el;
     int a, b, i, ch, io;
     float o[3];
-    const float *bgc;
+    float bgc[3];
 
     for (a = imax; a > 1 && gm[a - 1] > half && gm[a - 1] <= gm[a]; a--)
         ;
@@ -1043,14 +1064,16 @@ static double cr_det_lobe(const cr_detector_t *d, const cr_yuv_image_t *img, con
      * (whose edge is less sure: two shadings meet near, not at, the outline) */
     io = b + 3 < np ? b + 3 : np - 1;
     o[0] = (float)prof[io][0], o[1] = (float)prof[io][1], o[2] = (float)prof[io][2];
-    bgc = cr_det_bg_at(d, sk[0] + (-w_in + io * step) * nk[0], sk[1] + (-w_in + io * step) * nk[1]);
+    cr_det_bg_at(d, sk[0] + (-w_in + io * step) * nk[0], sk[1] + (-w_in + io * step) * nk[1], bgc);
     *cloth = cr_det_is_cloth(d, o, bgc);
     {
         /* inside the outline is ball: an edge with cloth (or its shadow)
          * on its inner side is a shadow's edge, or noise */
         int ii = a - 3 > 0 ? a - 3 : 0;
         float q[3] = {(float)prof[ii][0], (float)prof[ii][1], (float)prof[ii][2]};
-        const float *bgi = cr_det_bg_at(d, sk[0] + (-w_in + ii * step) * nk[0], sk[1] + (-w_in + ii * step) * nk[1]);
+        float bgi[3];
+
+        cr_det_bg_at(d, sk[0] + (-w_in + ii * step) * nk[0], sk[1] + (-w_in + ii * step) * nk[1], bgi);
 
         /* (not when looking where the tracker expects a ball: one of the
          * cloth's colour is cloth-like inside its outline too, and the
@@ -1377,7 +1400,9 @@ static void cr_det_cloth_around(const cr_detector_t *d, double u, double v, doub
     int k, ch, a, b;
 
     for (k = 0; k < 8; k++) {
-        const float *p = cr_det_bg_at(d, u + 1.8 * r * cos(k * CR_DET_PI / 4.0), v + 1.8 * r * sin(k * CR_DET_PI / 4.0));
+        float p[3];
+
+        cr_det_bg_at(d, u + 1.8 * r * cos(k * CR_DET_PI / 4.0), v + 1.8 * r * sin(k * CR_DET_PI / 4.0), p);
 
         for (ch = 0; ch < 3; ch++)
             c[ch][k] = p[ch];
@@ -1407,14 +1432,14 @@ static double cr_det_identify(cr_detector_t *d, const cr_yuv_image_t *img, cr_de
     double wsx = 0.0, wsy = 0.0, wsxx = 0.0, rms_w = 0.0, wlevel;
     double scb = 0.0, scr = 0.0, ssum = 0.0, vsum = 0.0, vmax_ref = 1.0, bgl;
     double lw[CR_COLOUR_COUNT], wf, colour_frac, dark_frac, hue = 0.0, sat = 0.0, val_rel = 0.0, sumw, lid[16];
-    float bgc[3];
-    const float *under = cr_det_bg_at(d, o->u, o->v);
+    float bgc[3], under[3], bgrow[3];
     bool absorbed;
 
     /* a ball put down while a hand hid it can have become background where
      * it rests, and its own pixels would pass for cloth: where the model
      * under the ball is unlike the cloth around it, the cloth is taken from
      * around it (elsewhere from under it, row by row: the light's gradient) */
+    cr_det_bg_at(d, o->u, o->v, under);
     cr_det_cloth_around(d, o->u, o->v, o->r_px, bgc);
     absorbed = cr_det_dist3(under, bgc) > d->t_fg;
     if (!absorbed)
@@ -1432,7 +1457,12 @@ static double cr_det_identify(cr_detector_t *d, const cr_yuv_image_t *img, cr_de
     for (j = j0; j <= j1; j += stp) {
         const uint8_t *yr = img->y + (size_t)j * img->stride_y, *ur = img->u + (size_t)(j / 2) * img->stride_u,
                       *vr = img->v + (size_t)(j / 2) * img->stride_v;
-        const float *bp = absorbed ? bgc : cr_det_bg_at(d, o->u, j);
+        const float *bp = bgc;
+
+        if (!absorbed) {
+            cr_det_bg_at(d, o->u, j, bgrow);
+            bp = bgrow;
+        }
 
         for (i = i0; i <= i1; i += stp) {
             double du = i - o->u, dv = j - o->v, yy, cb, cr, R, G, B, mx, mn, e0, e1, e2;
@@ -1635,8 +1665,9 @@ static bool cr_det_ball_quiet(const cr_detector_t *d, const cr_detection_t *o, d
     for (j = j0 < 0 ? 0 : j0; j <= j1 && j < d->gh; j++)
         for (i = i0 < 0 ? 0 : i0; i <= i1 && i < d->gw; i++) {
             size_t k = (size_t)j * d->gw + i;
-            const float *a = d->obs + 3 * k, *b = d->ref + 3 * k;
-            double e0 = a[0] - b[0], e1 = a[1] - b[1], e2 = a[2] - b[2];
+            const float *a = d->obs, *b = d->ref;
+            const size_t ng = d->ng;
+            double e0 = a[k] - b[k], e1 = a[ng + k] - b[ng + k], e2 = a[2 * ng + k] - b[2 * ng + k];
 
             if (!d->gmask[k] || (i - ci) * (i - ci) + (j - cj) * (j - cj) > rr * rr)
                 continue;
@@ -1863,11 +1894,12 @@ static double cr_det_extent(const cr_detector_t *d, const cr_yuv_image_t *img, d
 
     for (t = 0.0; t <= lim; t += 0.5) {
         double c[3];
-        float o[3];
+        float o[3], b[3];
 
         cr_det_colour_at(d, img, u + t * pu, v + t * pv, c);
         o[0] = (float)c[0], o[1] = (float)c[1], o[2] = (float)c[2];
-        if (cr_det_is_cloth(d, o, cr_det_bg_at(d, u + t * pu, v + t * pv)))
+        cr_det_bg_at(d, u + t * pu, v + t * pv, b);
+        if (cr_det_is_cloth(d, o, b))
             return t;
     }
     return lim;
@@ -2171,8 +2203,9 @@ static int cr_det_find_smears(cr_detector_t *d, const cr_yuv_image_t *img, int n
                     continue;
                 cr_det_half_px(d, img, hx, hy, o);
                 {
-                    const float *b = cr_det_bg_at(d, u, v);
+                    float b[3];
 
+                    cr_det_bg_at(d, u, v, b);
                     if (!cr_det_is_cloth(d, o, b)) {
                         d->sm_lab[j * rw + i] = -1;
                         d->sm_ink[j * rw + i] = (float)cr_det_dist3(o, b);
@@ -2259,8 +2292,9 @@ static int cr_det_find_smears(cr_detector_t *d, const cr_yuv_image_t *img, int n
 
                 for (a = 0; a < 4; a++) {
                     double reach = off + (a >= 2 ? s_ext : 0.0);
-                    const float *b = cr_det_bg_at(d, u + reach * sq[a][0], v + reach * sq[a][1]);
+                    float b[3];
 
+                    cr_det_bg_at(d, u + reach * sq[a][0], v + reach * sq[a][1], b);
                     ref[0] += 0.25f * b[0], ref[1] += 0.25f * b[1], ref[2] += 0.25f * b[2];
                 }
                 for (qj = by0; qj <= by1; qj++)
@@ -3140,22 +3174,79 @@ int cr_detector_expect(cr_detector_t *d, const cr_ball_hint_t *h, int n)
     return CR_OK;
 }
 
+/* The background update of cells [0, n) of a grid row (after detection,
+ * made in the next frame's sweep to keep to one pass): a cell a ball
+ * covered keeps its background; one that was cloth moves it an eighth of
+ * the way to its sample; one in foreground no ball explains for `absorb`
+ * frames takes its sample. Branch-free over planes, so it vectorises. */
+static void cr_det_sweep_bg(int n, const uint8_t *restrict gmask, const uint8_t *restrict covered,
+                            const uint8_t *restrict fg, uint8_t *restrict age, int absorb, const float *restrict o0,
+                            const float *restrict o1, const float *restrict o2, float *restrict b0, float *restrict b1,
+                            float *restrict b2)
+{
+    for (int i = 0; i < n; i++) {
+        unsigned m = gmask[i] != 0, cov = covered[i] != 0, f = fg[i] != 0, a = age[i];
+        unsigned na = a + 1;
+        unsigned lerp = m & (cov ^ 1u) & (f ^ 1u);
+        unsigned take = m & (cov ^ 1u) & f & ((na >= (unsigned)absorb) | (na == 255u));
+        unsigned keep = m & (cov ^ 1u) & f & (take ^ 1u);
+        float x0 = b0[i], x1 = b1[i], x2 = b2[i], y0 = o0[i], y1 = o1[i], y2 = o2[i];
+        float l0 = x0 + 0.125f * (y0 - x0), l1 = x1 + 0.125f * (y1 - x1), l2 = x2 + 0.125f * (y2 - x2);
+        float t0 = take ? y0 : x0, t1 = take ? y1 : x1, t2 = take ? y2 : x2;
+
+        b0[i] = lerp ? l0 : t0;
+        b1[i] = lerp ? l1 : t1;
+        b2[i] = lerp ? l2 : t2;
+        age[i] = (uint8_t)((keep * na) | ((m ^ 1u) * a));
+    }
+}
+
+/* Cells [0, n) of a grid row take their new samples n0..n2 where the
+ * search region is (gmask), and say whether they moved: differ from the
+ * last frame's by more than t_move2 (squared). */
+static void cr_det_sweep_new(int n, const uint8_t *restrict gmask, const float *restrict n0, const float *restrict n1,
+                             const float *restrict n2, float *restrict o0, float *restrict o1, float *restrict o2,
+                             uint8_t *restrict moved, float t_move2)
+{
+    for (int i = 0; i < n; i++) {
+        const unsigned m = gmask[i] != 0;
+        const float e0 = n0[i] - o0[i], e1 = n1[i] - o1[i], e2 = n2[i] - o2[i];
+
+        moved[i] = (uint8_t)(m & (e0 * e0 + e1 * e1 + e2 * e2 > t_move2));
+        o0[i] = m ? n0[i] : o0[i];
+        o1[i] = m ? n1[i] : o1[i];
+        o2[i] = m ? n2[i] : o2[i];
+    }
+}
+
+/* Cells [0, n) of a grid row: foreground where the search region is and the
+ * sample differs from the background by more than t_fg2 (squared). */
+static void cr_det_sweep_fg(int n, const uint8_t *restrict gmask, const float *restrict o0, const float *restrict o1,
+                            const float *restrict o2, const float *restrict b0, const float *restrict b1,
+                            const float *restrict b2, uint8_t *restrict fg, float t_fg2)
+{
+    for (int i = 0; i < n; i++) {
+        const float e0 = o0[i] - b0[i], e1 = o1[i] - b1[i], e2 = o2[i] - b2[i];
+
+        fg[i] = (uint8_t)((gmask[i] != 0) & (e0 * e0 + e1 * e1 + e2 * e2 > t_fg2));
+    }
+}
+
 /* The coarse sweep of a frame: each cell of the search region gets the
- * last frame's background update, its new sample, and whether it differs
- * from the last frame's (moved) and from the background (fg); seen and
- * covered are cleared. The background update (after detection, made here
- * to keep to one pass): a cell a ball covered keeps its background; one
- * that was cloth moves it an eighth of the way to its sample; one in
- * foreground no ball explains for bg_absorb_frames takes its sample. The
- * arrays are held in locals: a byte store may alias anything, so through d
- * each one would reload every pointer. */
+ * last frame's background update (cr_det_sweep_bg), its new sample, and
+ * whether it differs from the last frame's (moved) and from the background
+ * (fg); seen and covered are cleared. Row by row, over each row's span of
+ * the search region; the samples are planes (Y, gain U, gain V) so that
+ * all but the sampling vectorise. */
 static void cr_det_sweep(cr_detector_t *d, const cr_yuv_image_t *img, int first, float t_fg2, float t_move2)
 {
     const int gw = d->gw, gh = d->gh, gs = d->gs, w = d->w, h = d->h;
     const int absorb = d->p.bg_absorb_frames, pending = d->bg_pending;
-    const float *restrict lut = d->chroma_lut;
+    const size_t ng = d->ng;
+    const float *lut = d->chroma_lut;
     const uint8_t *py = img->y, *pu = img->u, *pv = img->v;
     const size_t sy = (size_t)img->stride_y, su = (size_t)img->stride_u, sv = (size_t)img->stride_v;
+    float *ny = d->en, *nu = ny + gw, *nv = nu + gw;
     int gi, gj;
 
     for (gj = 0; gj < gh; gj++) {
@@ -3163,54 +3254,46 @@ static void cr_det_sweep(cr_detector_t *d, const cr_yuv_image_t *img, int first,
         const uint8_t *r0 = py + (size_t)y * sy, *r1 = py + (size_t)y1 * sy;
         const uint8_t *ru = pu + (size_t)hj * su, *rv = pv + (size_t)hj * sv;
         const size_t k0 = (size_t)gj * gw;
-        const uint8_t *restrict gmask = d->gmask + k0;
-        uint8_t *restrict fg = d->fg + k0, *restrict seen = d->seen + k0, *restrict covered = d->covered + k0;
-        uint8_t *restrict moved = d->moved + k0, *restrict age = d->age + k0;
-        float *restrict o = d->obs + 3 * k0, *restrict b = d->bg + 3 * k0;
-
-        const int lo = d->row_lo[gj], hi = d->row_hi[gj];
+        const int lo = d->row_lo[gj], hi = d->row_hi[gj], n = hi - lo;
+        const size_t kl = k0 + (size_t)lo;
+        uint8_t *fg = d->fg + k0, *moved = d->moved + k0;
+        float *o = d->obs, *b = d->bg;
 
         /* outside the row's span of the search region: nothing */
         memset(fg, 0, (size_t)lo);
         memset(moved, 0, (size_t)lo);
         memset(fg + hi, 0, (size_t)(gw - hi));
         memset(moved + hi, 0, (size_t)(gw - hi));
-        o += 3 * lo, b += 3 * lo;
-        for (gi = lo; gi < hi; gi++, o += 3, b += 3) {
-            float e0, e1, e2;
+        if (pending)
+            cr_det_sweep_bg(n, d->gmask + kl, d->covered + kl, d->fg + kl, d->age + kl, absorb, o + kl, o + ng + kl,
+                            o + 2 * ng + kl, b + kl, b + ng + kl, b + 2 * ng + kl);
+        if (!first) {
+            /* the half-res pixel (gi gs, gj gs): its four full pixels' mean
+             * luma, its chroma (a last column without a right neighbour
+             * takes its own pixel twice) */
+            const int step = 2 * gs, last = hi > lo && 2 * (hi - 1) * gs + 1 >= w ? hi - 1 : hi;
+            const uint8_t *a0 = r0 + (size_t)lo * step, *a1 = r1 + (size_t)lo * step;
+            const uint8_t *cu = ru + (size_t)lo * gs, *cv = rv + (size_t)lo * gs;
 
-            if (!gmask[gi]) {
-                fg[gi] = moved[gi] = 0;
-                continue;
+            for (gi = lo; gi < last; gi++, a0 += step, a1 += step, cu += gs, cv += gs) {
+                ny[gi] = 0.25f * (float)(a0[0] + a0[1] + a1[0] + a1[1]);
+                nu[gi] = lut[*cu];
+                nv[gi] = lut[*cv];
             }
-            if (pending) {
-                if (covered[gi]) {
-                    age[gi] = 0;
-                } else if (!fg[gi]) {
-                    b[0] += 0.125f * (o[0] - b[0]);
-                    b[1] += 0.125f * (o[1] - b[1]);
-                    b[2] += 0.125f * (o[2] - b[2]);
-                    age[gi] = 0;
-                } else if (++age[gi] >= absorb || age[gi] == 255) {
-                    b[0] = o[0], b[1] = o[1], b[2] = o[2];
-                    age[gi] = 0;
-                }
+            if (last < hi) {
+                ny[last] = 0.25f * (float)(2 * a0[0] + 2 * a1[0]);
+                nu[last] = lut[*cu];
+                nv[last] = lut[*cv];
             }
-            if (!first) {
-                const int hx = gi * gs, x = 2 * hx, x1 = x + 1 < w ? x + 1 : x;
-                const float n0 = 0.25f * (float)(r0[x] + r0[x1] + r1[x] + r1[x1]), n1 = lut[ru[hx]], n2 = lut[rv[hx]];
-
-                e0 = n0 - o[0], e1 = n1 - o[1], e2 = n2 - o[2];
-                moved[gi] = e0 * e0 + e1 * e1 + e2 * e2 > t_move2;
-                o[0] = n0, o[1] = n1, o[2] = n2;
-            } else {
-                moved[gi] = 0;
-            }
-            e0 = o[0] - b[0], e1 = o[1] - b[1], e2 = o[2] - b[2];
-            fg[gi] = e0 * e0 + e1 * e1 + e2 * e2 > t_fg2;
+            cr_det_sweep_new(n, d->gmask + kl, ny + lo, nu + lo, nv + lo, o + kl, o + ng + kl, o + 2 * ng + kl,
+                             moved + lo, t_move2);
+        } else {
+            memset(moved + lo, 0, (size_t)(n > 0 ? n : 0));
         }
-        memset(seen, 0, (size_t)gw);
-        memset(covered, 0, (size_t)gw);
+        cr_det_sweep_fg(n, d->gmask + kl, o + kl, o + ng + kl, o + 2 * ng + kl, b + kl, b + ng + kl, b + 2 * ng + kl,
+                        fg + lo, t_fg2);
+        memset(d->seen + k0, 0, (size_t)gw);
+        memset(d->covered + k0, 0, (size_t)gw);
     }
 }
 
@@ -3238,8 +3321,12 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
         for (gj = 0; gj < gh; gj++)
             for (gi = 0; gi < gw; gi++) {
                 k = (size_t)gj * gw + gi;
-                if (d->gmask[k])
-                    cr_det_sample(d, img, gi, gj, d->obs + 3 * k);
+                if (d->gmask[k]) {
+                    float o[3];
+
+                    cr_det_sample(d, img, gi, gj, o);
+                    cr_det_set_cell(d->obs, ng, k, o);
+                }
             }
         cr_det_learn_bg(d);
     }
@@ -3285,8 +3372,8 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
         for (gj = r0; gj <= r1 && !changed; gj++)
             for (gi = c0; gi <= c1; gi++) {
                 size_t kk = (size_t)gj * gw + gi;
-                const float *o = d->obs + 3 * kk, *rf = d->ref + 3 * kk;
-                double e0 = o[0] - rf[0], e1 = o[1] - rf[1], e2 = o[2] - rf[2];
+                const float *o = d->obs, *rf = d->ref;
+                double e0 = o[kk] - rf[kk], e1 = o[ng + kk] - rf[ng + kk], e2 = o[2 * ng + kk] - rf[2 * ng + kk];
 
                 if (d->gmask[kk] && e0 * e0 + e1 * e1 + e2 * e2 > t_change2) {
                     changed = 1;
@@ -3344,7 +3431,8 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
                     size_t kk = (size_t)gj * gw + gi;
 
                     if (!cr_det_under_kept(d, gi, gj))
-                        memcpy(d->ref + 3 * kk, d->obs + 3 * kk, 3 * sizeof(float));
+                        d->ref[kk] = d->obs[kk], d->ref[ng + kk] = d->obs[ng + kk],
+                        d->ref[2 * ng + kk] = d->obs[2 * ng + kk];
                 }
             cr_det_hough_roi(d, img, x0, y0, x1, y1);
         }
@@ -3445,7 +3533,7 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
          * part of the scene (pocket holes, cushion faces, spots) */
         for (k = 0; k < ng; k++)
             if (d->fg[k] && !d->covered[k])
-                memcpy(d->bg + 3 * k, d->obs + 3 * k, 3 * sizeof(float));
+                d->bg[k] = d->obs[k], d->bg[ng + k] = d->obs[ng + k], d->bg[2 * ng + k] = d->obs[2 * ng + k];
     } else {
         d->bg_pending = 1; /* made in the next frame's sweep */
     }

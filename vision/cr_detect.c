@@ -904,10 +904,20 @@ static void cr_det_hough_roi(cr_detector_t *d, const cr_yuv_image_t *img, int x0
     }
     {
         int nr = (int)floor(0.8 * rh);
+        const float thr_f = nextafterf((float)thr, -HUGE_VALF);
 
         if (nr < 1)
             nr = 1;
-        for (j = y0 + 2; j < y1 - 2; j++)
+        for (j = y0 + 2; j < y1 - 2; j++) {
+            const float *mr = d->mag + (size_t)j * hw;
+            int any = 0;
+
+            /* most rows hold no sum up to the threshold: one vectorised look
+             * (in single precision, a little below it: it may pass more) */
+            for (i = x0 + 2; i < x1 - 2; i++)
+                any |= !(mr[i] < thr_f);
+            if (!any)
+                continue;
             for (i = x0 + 2; i < x1 - 2; i++) {
                 const float *q = d->acc + (size_t)j * hw + i;
                 const float sum = d->mag[(size_t)j * hw + i];
@@ -963,6 +973,7 @@ static void cr_det_hough_roi(cr_detector_t *d, const cr_yuv_image_t *img, int x0
                     }
                 }
             }
+        }
     }
 }
 

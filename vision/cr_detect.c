@@ -202,18 +202,25 @@ static inline void cr_det_colour_in(const cr_detector_t *d, const cr_yuv_image_t
     c[2] = g * (av + fyc * (bv - av));
 }
 
-/* Colour (Y, gain*U, gain*V) at full-res position (u, v). */
-static void cr_det_colour_at(const cr_detector_t *d, const cr_yuv_image_t *img, double u, double v, double c[3])
+/* cr_det_colour_at near the frame's edge: clamped. */
+static void cr_det_colour_edge(const cr_detector_t *d, const cr_yuv_image_t *img, double u, double v, double c[3])
 {
     double cu = (u - 0.5) * 0.5, cv = (v - 0.5) * 0.5, g = d->p.chroma_gain;
 
-    if (u >= 1.0 && v >= 1.0 && u < d->w - 2 && v < d->h - 2) {
-        cr_det_colour_in(d, img, u, v, c);
-        return;
-    }
     c[0] = cr_det_bilinear(img->y, img->stride_y, d->w, d->h, u, v);
     c[1] = g * cr_det_bilinear(img->u, img->stride_u, d->hw, d->hh, cu, cv);
     c[2] = g * cr_det_bilinear(img->v, img->stride_v, d->hw, d->hh, cu, cv);
+}
+
+/* Colour (Y, gain*U, gain*V) at full-res position (u, v). Inline: the
+ * outline's rays and lobes call it for every sample. */
+static inline void cr_det_colour_at(const cr_detector_t *d, const cr_yuv_image_t *img, double u, double v,
+                                    double c[3])
+{
+    if (u >= 1.0 && v >= 1.0 && u < d->w - 2 && v < d->h - 2)
+        cr_det_colour_in(d, img, u, v, c);
+    else
+        cr_det_colour_edge(d, img, u, v, c);
 }
 
 /* Half-resolution pixel (hi, hj): the mean luma of its four full pixels
@@ -227,12 +234,6 @@ static inline void cr_det_half_px(const cr_detector_t *d, const cr_yuv_image_t *
     out[0] = 0.25f * (float)(r0[x] + r0[x1] + r1[x] + r1[x1]);
     out[1] = (float)(d->p.chroma_gain * img->u[(size_t)hj * img->stride_u + hi]);
     out[2] = (float)(d->p.chroma_gain * img->v[(size_t)hj * img->stride_v + hi]);
-}
-
-/* Coarse sample (gi, gj) of the frame: half-res pixel (gi*gs, gj*gs). */
-static inline void cr_det_sample(const cr_detector_t *d, const cr_yuv_image_t *img, int gi, int gj, float out[3])
-{
-    cr_det_half_px(d, img, gi * d->gs, gj * d->gs, out);
 }
 
 /* The first k in [k, n) with a[k] != 0, else n: eight bytes at a time over
@@ -265,6 +266,20 @@ static inline void cr_det_cell(const float *a, size_t ng, size_t k, float out[3]
 static inline void cr_det_set_cell(float *a, size_t ng, size_t k, const float in[3])
 {
     a[k] = in[0], a[ng + k] = in[1], a[2 * ng + k] = in[2];
+}
+
+/* Cell k of planes src copied into dst. */
+static inline void cr_det_copy_cell(float *dst, const float *src, size_t ng, size_t k)
+{
+    dst[k] = src[k], dst[ng + k] = src[ng + k], dst[2 * ng + k] = src[2 * ng + k];
+}
+
+/* The squared colour distance between cell k of planes a and of planes b. */
+static inline double cr_det_cell_dist2(const float *a, const float *b, size_t ng, size_t k)
+{
+    double e0 = a[k] - b[k], e1 = a[ng + k] - b[ng + k], e2 = a[2 * ng + k] - b[2 * ng + k];
+
+    return e0 * e0 + e1 * e1 + e2 * e2;
 }
 
 static double cr_det_dist3(const float a[3], const float b[3])
@@ -1047,17 +1062,10 @@ static double cr_det_lobe(const cr_detector_t *d, const cr_yuv_image_t *img, con
     /* the edge must run along the outline: its colour gradient (structure
      * tensor of the three channels) points along the ray */
     pu = sk[0] + *e * nk[0], pv = sk[1] + *e * nk[1];
-    if (pu - 1.0 >= 1.0 && pv - 1.0 >= 1.0 && pu + 1.0 < d->w - 2 && pv + 1.0 < d->h - 2) {
-        cr_det_colour_in(d, img, pu + 1.0, pv, c1);
-        cr_det_colour_in(d, img, pu - 1.0, pv, c2);
-        cr_det_colour_in(d, img, pu, pv + 1.0, c3);
-        cr_det_colour_in(d, img, pu, pv - 1.0, c4);
-    } else {
-        cr_det_colour_at(d, img, pu + 1.0, pv, c1);
-        cr_det_colour_at(d, img, pu - 1.0, pv, c2);
-        cr_det_colour_at(d, img, pu, pv + 1.0, c3);
-        cr_det_colour_at(d, img, pu, pv - 1.0, c4);
-    }
+    cr_det_colour_at(d, img, pu + 1.0, pv, c1);
+    cr_det_colour_at(d, img, pu - 1.0, pv, c2);
+    cr_det_colour_at(d, img, pu, pv + 1.0, c3);
+    cr_det_colour_at(d, img, pu, pv - 1.0, c4);
     for (ch = 0; ch < 3; ch++) {
         double gx = c1[ch] - c2[ch], gy = c3[ch] - c4[ch];
 
@@ -1113,25 +1121,21 @@ static void cr_det_rays(const cr_detector_t *d, const cr_yuv_image_t *img, doubl
         for (h = 0; h < CR_DET_HYP; h++)
             rs->wt[h][k] = 0.0, rs->ct[h][k] = 0.0, rs->cloth_out[h][k] = 0;
         /* a ray whose ends lie inside the frame (by more than its
-         * rounding) lies inside it all along */
+         * rounding) lies inside it all along: no test per sample */
         {
             const double ta = -w_in, tb = -w_in + (np - 1) * step, m = 1e-6;
             const double ua = s[k][0] + ta * n[k][0], va = s[k][1] + ta * n[k][1];
             const double ub = s[k][0] + tb * n[k][0], vb = s[k][1] + tb * n[k][1];
+            const bool inside = fmin(ua, ub) >= 1.0 + m && fmin(va, vb) >= 1.0 + m && fmax(ua, ub) < d->w - 2 - m &&
+                                fmax(va, vb) < d->h - 2 - m;
 
-            if (fmin(ua, ub) >= 1.0 + m && fmin(va, vb) >= 1.0 + m && fmax(ua, ub) < d->w - 2 - m &&
-                fmax(va, vb) < d->h - 2 - m) {
-                for (i = 0; i < np; i++) {
-                    double t = -w_in + i * step;
+            for (i = 0; i < np; i++) {
+                double t = -w_in + i * step, u = s[k][0] + t * n[k][0], v = s[k][1] + t * n[k][1];
 
-                    cr_det_colour_in(d, img, s[k][0] + t * n[k][0], s[k][1] + t * n[k][1], prof[i]);
-                }
-            } else {
-                for (i = 0; i < np; i++) {
-                    double t = -w_in + i * step;
-
-                    cr_det_colour_at(d, img, s[k][0] + t * n[k][0], s[k][1] + t * n[k][1], prof[i]);
-                }
+                if (inside)
+                    cr_det_colour_in(d, img, u, v, prof[i]);
+                else
+                    cr_det_colour_at(d, img, u, v, prof[i]);
             }
         }
         gm[0] = gm[np - 1] = 0.0;
@@ -1676,13 +1680,10 @@ static bool cr_det_ball_quiet(const cr_detector_t *d, const cr_detection_t *o, d
     for (j = j0 < 0 ? 0 : j0; j <= j1 && j < d->gh; j++)
         for (i = i0 < 0 ? 0 : i0; i <= i1 && i < d->gw; i++) {
             size_t k = (size_t)j * d->gw + i;
-            const float *a = d->obs, *b = d->ref;
-            const size_t ng = d->ng;
-            double e0 = a[k] - b[k], e1 = a[ng + k] - b[ng + k], e2 = a[2 * ng + k] - b[2 * ng + k];
 
             if (!d->gmask[k] || (i - ci) * (i - ci) + (j - cj) * (j - cj) > rr * rr)
                 continue;
-            if (e0 * e0 + e1 * e1 + e2 * e2 > t2)
+            if (cr_det_cell_dist2(d->obs, d->ref, d->ng, k) > t2)
                 return false;
             n++;
         }
@@ -3185,6 +3186,35 @@ int cr_detector_expect(cr_detector_t *d, const cr_ball_hint_t *h, int n)
     return CR_OK;
 }
 
+/* The samples of grid row gj over its span of the search region
+ * [row_lo, row_hi), into ny, nu, nv (indexed by column): the half-res pixel
+ * (gi gs, gj gs), its four full pixels' mean luma and its chroma times
+ * chroma_gain (a last column or row without a neighbour takes its own
+ * pixels twice). */
+static void cr_det_sample_row(const cr_detector_t *d, const cr_yuv_image_t *img, int gj, float *ny, float *nu,
+                              float *nv)
+{
+    const int gs = d->gs, lo = d->row_lo[gj], hi = d->row_hi[gj], hj = gj * gs, y = 2 * hj;
+    const int step = 2 * gs, last = hi > lo && 2 * (hi - 1) * gs + 1 >= d->w ? hi - 1 : hi;
+    const uint8_t *a0 = img->y + (size_t)y * img->stride_y + (size_t)lo * step;
+    const uint8_t *a1 = img->y + (size_t)(y + 1 < d->h ? y + 1 : y) * img->stride_y + (size_t)lo * step;
+    const uint8_t *cu = img->u + (size_t)hj * img->stride_u + (size_t)lo * gs;
+    const uint8_t *cv = img->v + (size_t)hj * img->stride_v + (size_t)lo * gs;
+    const float *lut = d->chroma_lut;
+    int gi;
+
+    for (gi = lo; gi < last; gi++, a0 += step, a1 += step, cu += gs, cv += gs) {
+        ny[gi] = 0.25f * (float)(a0[0] + a0[1] + a1[0] + a1[1]);
+        nu[gi] = lut[*cu];
+        nv[gi] = lut[*cv];
+    }
+    if (last < hi) {
+        ny[last] = 0.25f * (float)(2 * a0[0] + 2 * a1[0]);
+        nu[last] = lut[*cu];
+        nv[last] = lut[*cv];
+    }
+}
+
 /* The background update of cells [0, n) of a grid row (after detection,
  * made in the next frame's sweep to keep to one pass): a cell a ball
  * covered keeps its background; one that was cloth moves it an eighth of
@@ -3251,19 +3281,13 @@ static void cr_det_sweep_fg(int n, const uint8_t *restrict gmask, const float *r
  * all but the sampling vectorise. */
 static void cr_det_sweep(cr_detector_t *d, const cr_yuv_image_t *img, int first, float t_fg2, float t_move2)
 {
-    const int gw = d->gw, gh = d->gh, gs = d->gs, w = d->w, h = d->h;
+    const int gw = d->gw, gh = d->gh;
     const int absorb = d->p.bg_absorb_frames, pending = d->bg_pending;
     const size_t ng = d->ng;
-    const float *lut = d->chroma_lut;
-    const uint8_t *py = img->y, *pu = img->u, *pv = img->v;
-    const size_t sy = (size_t)img->stride_y, su = (size_t)img->stride_u, sv = (size_t)img->stride_v;
     float *ny = d->en, *nu = ny + gw, *nv = nu + gw;
-    int gi, gj;
+    int gj;
 
     for (gj = 0; gj < gh; gj++) {
-        const int hj = gj * gs, y = 2 * hj, y1 = y + 1 < h ? y + 1 : y;
-        const uint8_t *r0 = py + (size_t)y * sy, *r1 = py + (size_t)y1 * sy;
-        const uint8_t *ru = pu + (size_t)hj * su, *rv = pv + (size_t)hj * sv;
         const size_t k0 = (size_t)gj * gw;
         const int lo = d->row_lo[gj], hi = d->row_hi[gj], n = hi - lo;
         const size_t kl = k0 + (size_t)lo;
@@ -3279,23 +3303,7 @@ static void cr_det_sweep(cr_detector_t *d, const cr_yuv_image_t *img, int first,
             cr_det_sweep_bg(n, d->gmask + kl, d->covered + kl, d->fg + kl, d->age + kl, absorb, o + kl, o + ng + kl,
                             o + 2 * ng + kl, b + kl, b + ng + kl, b + 2 * ng + kl);
         if (!first) {
-            /* the half-res pixel (gi gs, gj gs): its four full pixels' mean
-             * luma, its chroma (a last column without a right neighbour
-             * takes its own pixel twice) */
-            const int step = 2 * gs, last = hi > lo && 2 * (hi - 1) * gs + 1 >= w ? hi - 1 : hi;
-            const uint8_t *a0 = r0 + (size_t)lo * step, *a1 = r1 + (size_t)lo * step;
-            const uint8_t *cu = ru + (size_t)lo * gs, *cv = rv + (size_t)lo * gs;
-
-            for (gi = lo; gi < last; gi++, a0 += step, a1 += step, cu += gs, cv += gs) {
-                ny[gi] = 0.25f * (float)(a0[0] + a0[1] + a1[0] + a1[1]);
-                nu[gi] = lut[*cu];
-                nv[gi] = lut[*cv];
-            }
-            if (last < hi) {
-                ny[last] = 0.25f * (float)(2 * a0[0] + 2 * a1[0]);
-                nu[last] = lut[*cu];
-                nv[last] = lut[*cv];
-            }
+            cr_det_sample_row(d, img, gj, ny, nu, nv);
             cr_det_sweep_new(n, d->gmask + kl, ny + lo, nu + lo, nv + lo, o + kl, o + ng + kl, o + 2 * ng + kl,
                              moved + lo, t_move2);
         } else {
@@ -3324,21 +3332,21 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
     *n = 0;
     d->n_bare = 0;
     t0 = cr_det_now_ms();
-    ng = (size_t)gw * gh;
+    ng = d->ng;
     /* 1. coarse samples and foreground, in one sweep over the grid with the
-     * last frame's background update (cell by cell, before its new sample) */
+     * last frame's background update (row by row, before its new samples) */
     first = !d->have_bg;
     if (first) {
-        for (gj = 0; gj < gh; gj++)
-            for (gi = 0; gi < gw; gi++) {
-                k = (size_t)gj * gw + gi;
-                if (d->gmask[k]) {
-                    float o[3];
+        float *ny = d->en, *nu = ny + gw, *nv = nu + gw;
 
-                    cr_det_sample(d, img, gi, gj, o);
-                    cr_det_set_cell(d->obs, ng, k, o);
-                }
+        for (gj = 0; gj < gh; gj++) {
+            cr_det_sample_row(d, img, gj, ny, nu, nv);
+            for (gi = d->row_lo[gj]; gi < d->row_hi[gj]; gi++) {
+                k = (size_t)gj * gw + gi;
+                if (d->gmask[k])
+                    d->obs[k] = ny[gi], d->obs[ng + k] = nu[gi], d->obs[2 * ng + k] = nv[gi];
             }
+        }
         cr_det_learn_bg(d);
     }
     t_fg2 = (float)(d->t_fg * d->t_fg);
@@ -3383,10 +3391,8 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
         for (gj = r0; gj <= r1 && !changed; gj++)
             for (gi = c0; gi <= c1; gi++) {
                 size_t kk = (size_t)gj * gw + gi;
-                const float *o = d->obs, *rf = d->ref;
-                double e0 = o[kk] - rf[kk], e1 = o[ng + kk] - rf[ng + kk], e2 = o[2 * ng + kk] - rf[2 * ng + kk];
 
-                if (d->gmask[kk] && e0 * e0 + e1 * e1 + e2 * e2 > t_change2) {
+                if (d->gmask[kk] && cr_det_cell_dist2(d->obs, d->ref, ng, kk) > t_change2) {
                     changed = 1;
                     break;
                 }
@@ -3442,8 +3448,7 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
                     size_t kk = (size_t)gj * gw + gi;
 
                     if (!cr_det_under_kept(d, gi, gj))
-                        d->ref[kk] = d->obs[kk], d->ref[ng + kk] = d->obs[ng + kk],
-                        d->ref[2 * ng + kk] = d->obs[2 * ng + kk];
+                        cr_det_copy_cell(d->ref, d->obs, ng, kk);
                 }
             cr_det_hough_roi(d, img, x0, y0, x1, y1);
         }
@@ -3544,7 +3549,7 @@ int cr_detector_run(cr_detector_t *d, const cr_yuv_image_t *img, cr_detection_t 
          * part of the scene (pocket holes, cushion faces, spots) */
         for (k = 0; k < ng; k++)
             if (d->fg[k] && !d->covered[k])
-                d->bg[k] = d->obs[k], d->bg[ng + k] = d->obs[ng + k], d->bg[2 * ng + k] = d->obs[2 * ng + k];
+                cr_det_copy_cell(d->bg, d->obs, ng, k);
     } else {
         d->bg_pending = 1; /* made in the next frame's sweep */
     }

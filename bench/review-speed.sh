@@ -23,7 +23,8 @@ gtime=""
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# review_time BIN VIDEO CALIB: runs one review; prints "seconds peak-memory"
+# review_time BIN VIDEO CALIB: runs one review; prints its seconds and its peak memory in MB
+# (n/a without GNU time)
 review_time() {
   local t0 t1 mem=n/a
   rm -f "$tmp/mem"
@@ -34,7 +35,7 @@ review_time() {
     $core "$1" review "$2" --calib "$3" --positions -q --out "$tmp/r"
   fi
   t1=$(date +%s.%N)
-  [ -s "$tmp/mem" ] && mem="$(( $(tail -1 "$tmp/mem") / 1024 ))_MB"
+  [ -s "$tmp/mem" ] && mem=$(( $(tail -1 "$tmp/mem") / 1024 ))
   echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') $mem"
 }
 
@@ -53,25 +54,34 @@ for clip in "$@"; do
     bmem=""
     [ -n "$base" ] && read -r brev bmem <<<"$(review_time "$base" "$video" "$clip/calib.json")"
     awk -v a="$t0" -v b="$t1" -v rev="$rev" -v brev="$brev" -v n="$frames" -v fps="$fps" -v clip="$clip" \
-      -v mem="${mem/_/ }" -v bmem="${bmem/_/ }" -v r="$r" -v rounds="$rounds" -v out="$tmp/ratios" 'BEGIN {
+      -v mem="$mem" -v bmem="$bmem" -v r="$r" -v rounds="$rounds" -v out="$tmp/ratios" 'BEGIN {
       dec = b - a; media = n / fps;
       if (r == 1)
         printf "%s: %d frames (%.1f s at %g fps)\n", clip, n, media, fps;
       if (rounds > 1)
         printf "  round %d:\n", r;
-      printf "  decode only %.2f s (%.1fx real time); review %.2f s (%.1fx real time); review / decode = %.2f; peak memory %s\n",
-        dec, media / dec, rev, media / rev, rev / dec, mem;
+      printf "  decode only %.2f s (%.1fx real time); review %.2f s (%.1fx real time); review / decode = %.2f; peak memory %s%s\n",
+        dec, media / dec, rev, media / rev, rev / dec, mem, mem == "n/a" ? "" : " MB";
       if (brev != "")
-        printf "  base: review %.2f s (%.1fx real time); review / decode = %.2f; peak memory %s\n",
-          brev, media / brev, brev / dec, bmem;
+        printf "  base: review %.2f s (%.1fx real time); review / decode = %.2f; peak memory %s%s\n",
+          brev, media / brev, brev / dec, bmem, bmem == "n/a" ? "" : " MB";
       printf "%.4f %s\n", rev / dec, brev != "" ? sprintf("%.4f", brev / dec) : "-" >> out;
     }'
   done
   if [ "$rounds" -gt 1 ]; then
-    sort -n -k1,1 "$tmp/ratios" | awk '{ a[NR] = $1 } END { printf "  median review / decode over %d rounds: %.2f", NR, (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
-    if [ -n "$base" ]; then
-      sort -n -k2,2 "$tmp/ratios" | awk '{ a[NR] = $2 } END { printf "; base %.2f", (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
-    fi
-    echo
+    awk -v base="$base" '
+      function median(x, n,   i, j, t) {
+        for (i = 2; i <= n; i++)
+          for (j = i; j > 1 && x[j - 1] > x[j]; j--)
+            { t = x[j]; x[j] = x[j - 1]; x[j - 1] = t }
+        return (n % 2) ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2;
+      }
+      { a[NR] = $1; b[NR] = $2 }
+      END {
+        printf "  median review / decode over %d rounds: %.2f", NR, median(a, NR);
+        if (base != "")
+          printf "; base %.2f", median(b, NR);
+        printf "\n";
+      }' "$tmp/ratios"
   fi
 done

@@ -340,7 +340,8 @@ int main(int argc, char **argv)
                 cr_camera_project(&cam, balls[k].x_mm, balls[k].y_mm, CR_BALL_RADIUS_MM, &uc, &vc);
                 for (a = 0; a < 400; a++)
                     for (b2 = 0; b2 < 200; b2++) {
-                        double th = 2 * 3.14159265358979 * a / 400, ph = 3.14159265358979 * (b2 + 0.5) / 200, u, v;
+                        double th = 2.0 * 3.14159265358979323846 * a / 400,
+                               ph = 3.14159265358979323846 * (b2 + 0.5) / 200, u, v;
 
                         if (cr_camera_project(&cam, balls[k].x_mm + CR_BALL_RADIUS_MM * sin(ph) * cos(th),
                                               balls[k].y_mm + CR_BALL_RADIUS_MM * sin(ph) * sin(th),

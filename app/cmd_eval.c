@@ -23,7 +23,9 @@
  *   "types": {"stroke", "collision", "cushion", "pocket", "off_table",
  *             "disturbed", "placed", "rest", "foul"}, each
  *             {"truth", "candidate", "tp", "fp", "fn", "precision", "recall",
- *              "identity_errors", "window_ms",
+ *              "identity_errors", "timed_off" (collisions and cushions:
+ *              unmatched pairs of one key within 0.1 s, found but timed
+ *              outside the window; 0 for the others), "window_ms",
  *              "timing_ms": {"median", "p95", "max", "mean", "bias"}},
  *             (timing over matched pairs: |candidate t - truth t|; bias is
  *             the mean signed candidate - truth),
@@ -266,6 +268,7 @@ static json_t *json_counts(const cr_eval_counts_t *k, bool full)
     bad |= jset(o, "recall", jnum(k->recall, RATIO));
     if (full) {
         bad |= jset(o, "identity_errors", json_integer(k->identity_errors));
+        bad |= jset(o, "timed_off", json_integer(k->timed_off));
         bad |= jset(o, "window_ms", jnum(k->window_s * 1000.0, MS));
         tm = json_object();
         bad |= jset(o, "timing_ms", tm);
@@ -642,24 +645,32 @@ static void print_table(FILE *f, const eval_opts_t *o, const cr_eval_result_t *r
     int i;
 
     fprintf(f, "cueref eval: %s against %s (%.6g fps)\n", o->events, o->truth, r->fps);
-    fprintf(f, "%-10s %6s %6s %6s %6s %6s %9s %7s %7s %9s %8s %8s %8s\n", "type", "truth", "cand", "tp", "fp", "fn",
-            "precision", "recall", "id-err", "window", "dt med", "dt p95", "dt max");
+    fprintf(f, "%-10s %6s %6s %6s %6s %6s %9s %7s %7s %6s %9s %8s %8s %8s\n", "type", "truth", "cand", "tp", "fp",
+            "fn", "precision", "recall", "id-err", "timed", "window", "dt med", "dt p95", "dt max");
     for (i = 0; i < CR_EVAL_N_TYPES; i++) {
-        const cr_eval_counts_t *k = &r->types[cr_eval_types[i]];
+        const cr_event_type_t ty = cr_eval_types[i];
+        const bool contact = ty == CR_EV_COLLISION || ty == CR_EV_CUSHION;
+        const cr_eval_counts_t *k = &r->types[ty];
+        char to[16] = "";
 
-        fprintf(f, "%-10s %6d %6d %6d %6d %6d %9s %7s %7d %6.1f ms %8s %8s %8s\n",
-                cr_event_type_name(cr_eval_types[i]), k->n_truth, k->n_candidate, k->tp, k->fp, k->fn,
-                fmt_ratio(k->precision, a), fmt_ratio(k->recall, b), k->identity_errors, k->window_s * 1000.0,
-                fmt_ms(k->dt_median_ms, c), fmt_ms(k->dt_p95_ms, d), fmt_ms(k->dt_max_ms, e));
-        if (cr_eval_types[i] == CR_EV_COLLISION || cr_eval_types[i] == CR_EV_CUSHION) {
-            k = &r->outside_break[cr_eval_types[i]];
-            fprintf(f, "%-10s %6d %6d %6d %6d %6d %9s %7s %7s %9s %8s %8s %8s\n", " no break", k->n_truth,
+        if (contact)
+            snprintf(to, sizeof to, "%d", k->timed_off);
+        fprintf(f, "%-10s %6d %6d %6d %6d %6d %9s %7s %7d %6s %6.1f ms %8s %8s %8s\n", cr_event_type_name(ty),
+                k->n_truth, k->n_candidate, k->tp, k->fp, k->fn, fmt_ratio(k->precision, a),
+                fmt_ratio(k->recall, b), k->identity_errors, to, k->window_s * 1000.0, fmt_ms(k->dt_median_ms, c),
+                fmt_ms(k->dt_p95_ms, d), fmt_ms(k->dt_max_ms, e));
+        if (contact) {
+            k = &r->outside_break[ty];
+            snprintf(to, sizeof to, "%d", k->timed_off);
+            fprintf(f, "%-10s %6d %6d %6d %6d %6d %9s %7s %7s %6s %9s %8s %8s %8s\n", " no break", k->n_truth,
                     k->n_candidate, k->tp, k->fp, k->fn, fmt_ratio(k->precision, a), fmt_ratio(k->recall, b), "",
-                    "", fmt_ms(k->dt_median_ms, c), fmt_ms(k->dt_p95_ms, d), fmt_ms(k->dt_max_ms, e));
+                    to, "", fmt_ms(k->dt_median_ms, c), fmt_ms(k->dt_p95_ms, d), fmt_ms(k->dt_max_ms, e));
         }
     }
     fprintf(f, "timing errors in ms (|candidate - truth| over matched pairs); \"no break\": outside the truth's "
-               "break clusters\n");
+               "break clusters; \"timed\": contacts found but timed outside the window (within %.0f ms), each "
+               "also a fp and a fn\n",
+            1000.0 * CR_EVAL_TIMED_OFF_S);
     if (o->list)
         print_unmatched(f, r);
     fprintf(f, "pockets by shot (the ball in the same pocket in the matched shot, at any time): %d of %d, %d false\n\n",

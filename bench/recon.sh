@@ -3,7 +3,8 @@
 # positions with tracker-like noise, no video): four sets of 100 shots (seeds 32, 31,
 # 34, 33 at 30, 60, 60, 120 fps) and three held out (37, 36, 38 at 30, 60, 120 fps).
 # Prints one line per set: first contact, collisions and cushions outside break
-# clusters (precision / recall, timing median), pockets, rulings. RECON_BENCH and
+# clusters (precision / recall, timing median, and how many of the misses were found but
+# timed outside the one-frame window), pockets, rulings. RECON_BENCH and
 # CUEREF choose the binaries (default: the build/ ones).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,7 +34,8 @@ d = json.load(open(sys.argv[1]))
 t = d["types"]
 def pr(k):
     o = t[k]["outside_break"]
-    return "%s P %.3f R %.3f %.1f ms" % (k, o["precision"], o["recall"], o["timing_ms"]["median"] or 0)
+    return "%s P %.3f R %.3f %.1f ms (%d timed off)" % (k, o["precision"], o["recall"], o["timing_ms"]["median"] or 0,
+                                                         o["timed_off"])
 p = t["pocket"]
 print("%s: first contact %d/%d, %s, %s, pockets %d/%d (%d false), rulings %d/%d" % (
     sys.argv[2], d["first_contact"]["correct"], d["first_contact"]["shots"], pr("collision"), pr("cushion"),

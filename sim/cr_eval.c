@@ -860,10 +860,11 @@ static int cr_cmp_item_time(const void *a, const void *b)
     return (x->ev > y->ev) - (x->ev < y->ev);
 }
 
-/* Identity errors: the unmatched items of both sides, paired by time alone
- * (optimally, within w). Returns the count, or CR_ERR_NOMEM. */
-static int cr_identity_errors(const cr_item_t *t, int n, const int *tm, const cr_item_t *c, int m, const int *cm,
-                              double w)
+/* The unmatched items of both sides paired (optimally, within w): by time
+ * alone (identity errors), or with their keys (by_key: contacts timed off;
+ * t and c sorted by key then time). Returns the count, or CR_ERR_NOMEM. */
+static int cr_pair_unmatched(const cr_item_t *t, int n, const int *tm, const cr_item_t *c, int m, const int *cm,
+                             double w, bool by_key)
 {
     cr_item_t *ut = NULL, *uc = NULL;
     int *a = NULL, *b = NULL;
@@ -875,24 +876,20 @@ static int cr_identity_errors(const cr_item_t *t, int n, const int *tm, const cr
     b = malloc((size_t)(m ? m : 1) * sizeof(*b));
     if (!ut || !uc || !a || !b)
         goto done;
-    for (i = 0; i < n; i++) {
-        if (tm[i] < 0) {
-            ut[nu] = t[i];
-            ut[nu].k1 = ut[nu].k2 = 0;
-            ut[nu].code = "";
-            nu++;
-        }
+    for (i = 0; i < n; i++)
+        if (tm[i] < 0)
+            ut[nu++] = t[i];
+    for (i = 0; i < m; i++)
+        if (cm[i] < 0)
+            uc[mu++] = c[i];
+    if (!by_key) {
+        for (i = 0; i < nu; i++)
+            ut[i].k1 = ut[i].k2 = 0, ut[i].code = "";
+        for (i = 0; i < mu; i++)
+            uc[i].k1 = uc[i].k2 = 0, uc[i].code = "";
+        qsort(ut, (size_t)nu, sizeof(*ut), cr_cmp_item_time);
+        qsort(uc, (size_t)mu, sizeof(*uc), cr_cmp_item_time);
     }
-    for (i = 0; i < m; i++) {
-        if (cm[i] < 0) {
-            uc[mu] = c[i];
-            uc[mu].k1 = uc[mu].k2 = 0;
-            uc[mu].code = "";
-            mu++;
-        }
-    }
-    qsort(ut, (size_t)nu, sizeof(*ut), cr_cmp_item_time);
-    qsort(uc, (size_t)mu, sizeof(*uc), cr_cmp_item_time);
     if (cr_match_keyed(ut, nu, uc, mu, w, a, b) != CR_OK)
         goto done;
     rc = 0;
@@ -1262,6 +1259,21 @@ static int cr_counts_outside_break(cr_run_t *s, cr_eval_counts_t *k, const cr_it
     }
     rc = cr_counts_fill(k, t2, n2, tm2, c2, m2);
     k->window_s = s->r->types[CR_EV_COLLISION].window_s;
+    if (rc == CR_OK) {
+        /* the candidates matched (cmap reused: c2's match in t2, or -1);
+         * c2's unmatched ones keep c's order, by key then time */
+        for (i = 0; i < m2; i++)
+            cmap[i] = -1;
+        for (i = 0; i < n2; i++)
+            if (tm2[i] >= 0)
+                cmap[tm2[i]] = i;
+        rc = cr_pair_unmatched(t2, n2, tm2, c2, m2, cmap, fmax(k->window_s, CR_EVAL_TIMED_OFF_S) + CR_EVAL_TIME_TOLERANCE_S,
+                               true);
+        if (rc >= 0) {
+            k->timed_off = rc;
+            rc = CR_OK;
+        }
+    }
 done:
     free(t2);
     free(c2);
@@ -1363,10 +1375,16 @@ static int cr_score_type(cr_run_t *s, cr_event_type_t type, double w)
         rc = cr_counts_outside_break(s, &s->r->outside_break[type], t, n, tm, c, m);
     if (rc != CR_OK)
         goto done;
-    rc = cr_identity_errors(t, n, tm, c, m, cm, w + CR_EVAL_TIME_TOLERANCE_S);
+    rc = cr_pair_unmatched(t, n, tm, c, m, cm, w + CR_EVAL_TIME_TOLERANCE_S, false);
     if (rc < 0)
         goto done;
     k->identity_errors = rc;
+    if (type == CR_EV_COLLISION || type == CR_EV_CUSHION) {
+        rc = cr_pair_unmatched(t, n, tm, c, m, cm, fmax(w, CR_EVAL_TIMED_OFF_S) + CR_EVAL_TIME_TOLERANCE_S, true);
+        if (rc < 0)
+            goto done;
+        k->timed_off = rc;
+    }
     rc = CR_OK;
     if (type != CR_EV_STROKE && type != CR_EV_REST) {
         rc = cr_add_unmatched(s, type, true, t, n, tm, c, m);

@@ -48,6 +48,7 @@ extern const cr_event_type_t cr_eval_types[CR_EVAL_N_TYPES];
 #define CR_EVAL_CLOSE_CALL_MIN_S 0.002   /* first two cue-ball contacts this close... */
 #define CR_EVAL_CLOSE_CALL_MAX_S 0.030   /* ...to this: a close call */
 #define CR_EVAL_TIME_TOLERANCE_S 1e-6    /* added to every window: the stream's resolution */
+#define CR_EVAL_TIMED_OFF_S 0.1          /* a contact found this near, but outside its window */
 
 /* ---------------------------------------------------------------------- */
 /* Parameters                                                              */
@@ -123,6 +124,11 @@ typedef struct {
     int identity_errors; /* truth and candidate events left unmatched that
                             pair up by type and time alone (wrong balls,
                             rail, pocket or code): each is also a FP and a FN */
+    int timed_off;       /* collisions and cushions (0 for the other types):
+                            truth and candidate events left unmatched that
+                            pair up by key within CR_EVAL_TIMED_OFF_S (the
+                            contact found, timed outside the window): each
+                            is also a FP and a FN */
     double precision, recall;
     double window_s; /* the window used (for fouls: the time window) */
     double dt_median_ms, dt_p95_ms, dt_max_ms, dt_mean_ms, dt_bias_ms;

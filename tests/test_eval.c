@@ -130,7 +130,8 @@ static int same_num(double a, double b)
 static int same_counts(const cr_eval_counts_t *a, const cr_eval_counts_t *b)
 {
     return a->n_truth == b->n_truth && a->n_candidate == b->n_candidate && a->tp == b->tp && a->fp == b->fp &&
-           a->fn == b->fn && a->identity_errors == b->identity_errors && same_num(a->precision, b->precision) &&
+           a->fn == b->fn && a->identity_errors == b->identity_errors &&
+           a->timed_off == b->timed_off && same_num(a->precision, b->precision) &&
            same_num(a->recall, b->recall) && same_num(a->dt_median_ms, b->dt_median_ms) &&
            same_num(a->dt_p95_ms, b->dt_p95_ms) && same_num(a->dt_max_ms, b->dt_max_ms) &&
            same_num(a->dt_mean_ms, b->dt_mean_ms) &&
@@ -407,6 +408,12 @@ static void test_unmatched_list(void)
     CU_ASSERT_EQUAL(u->k1, 2);
     CU_ASSERT_EQUAL(u->k2, 9);
     CU_ASSERT_TRUE(isnan(u->nearest_ms));
+    /* the cushion found 40 ms late is counted as timed off, the dropped
+     * collision is not */
+    CU_ASSERT_EQUAL(r->types[CR_EV_CUSHION].timed_off, 1);
+    CU_ASSERT_EQUAL(r->outside_break[CR_EV_CUSHION].timed_off, 1);
+    CU_ASSERT_EQUAL(r->types[CR_EV_COLLISION].timed_off, 0);
+    CU_ASSERT_EQUAL(r->outside_break[CR_EV_COLLISION].timed_off, 0);
     cr_eval_result_destroy(r);
     free(c);
 }
@@ -445,6 +452,7 @@ static void test_shift_cushions(void)
     CU_ASSERT_DOUBLE_EQUAL(k->dt_max_ms, 5.0, MS_EPS);
     CU_ASSERT_DOUBLE_EQUAL(k->dt_bias_ms, 5.0, MS_EPS);
     CU_ASSERT_DOUBLE_EQUAL(k->dt_mean_ms, 5.0, MS_EPS);
+    CU_ASSERT_EQUAL(k->timed_off, 0);
     assert_others_equal(perfect, r, CR_EV_CUSHION);
     cr_eval_result_destroy(r);
 
@@ -465,7 +473,19 @@ static void test_shift_cushions(void)
     CU_ASSERT_DOUBLE_EQUAL(k->precision, 0.0, EPS);
     CU_ASSERT_TRUE(isnan(k->dt_median_ms));
     CU_ASSERT_EQUAL(k->identity_errors, 0);
+    /* each found, timed off: a pair within 100 ms, inside breaks or not */
+    CU_ASSERT_EQUAL(k->timed_off, N_CUSHIONS);
+    CU_ASSERT_EQUAL(r->outside_break[CR_EV_CUSHION].timed_off, r->outside_break[CR_EV_CUSHION].fn);
+    CU_ASSERT_EQUAL(r->types[CR_EV_COLLISION].timed_off, 0);
     assert_others_equal(perfect, r, CR_EV_CUSHION);
+    cr_eval_result_destroy(r);
+
+    /* +150 ms: too far off to call the same contact */
+    r = shift_cushions(0.150, NULL);
+    k = &r->types[CR_EV_CUSHION];
+    CU_ASSERT_EQUAL(k->tp, 0);
+    CU_ASSERT_EQUAL(k->timed_off, 0);
+    CU_ASSERT_EQUAL(r->outside_break[CR_EV_CUSHION].timed_off, 0);
     cr_eval_result_destroy(r);
 
     /* ... unless the window is widened. */

@@ -44,8 +44,24 @@ int cr_cli_rules_option(cr_rules_opts_t *o, int c, const char *value);
  * CR_EXIT_USAGE after printing what is wrong. */
 int cr_cli_rules_params(const cr_rules_opts_t *o, const cr_event_t *session, cr_rules_params_t *p);
 
-/* A readable line (no newline) for a ruling event; false for other events. */
-bool cr_cli_ruling_text(const cr_event_t *ev, cr_game_t game, char *out, size_t n);
+/* The last stroke of a stream, so that a ruling, which comes when the shot
+ * is over, can say when its shot was played. */
+typedef struct {
+    int shot; /* -1: none yet */
+    double t;
+} cr_cli_last_stroke_t;
+
+#define CR_CLI_LAST_STROKE_INIT {-1, 0.0}
+
+/* Notes ev when it is a stroke. */
+void cr_cli_note_stroke(cr_cli_last_stroke_t *s, const cr_event_t *ev);
+
+/* A readable line (no newline) for a ruling event; false for other events.
+ * "shot N at mm:ss.s": when the shot was played (its stroke, from last when
+ * it is that shot's; else the ruling's own time), as the review's report
+ * says it. */
+bool cr_cli_ruling_text(const cr_event_t *ev, const cr_cli_last_stroke_t *last, cr_game_t game, char *out,
+                        size_t n);
 
 /* "mm:ss.s" for a media time in seconds. */
 void cr_cli_clock_text(double t, char out[32]);

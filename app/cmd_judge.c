@@ -81,11 +81,11 @@ static int buf_printf(cr_buf_t *b, const char *fmt, ...)
 }
 
 /* One readable line per ruling (fouls are listed inside the ruling). */
-static int text_line(cr_buf_t *b, const cr_event_t *ev, cr_game_t game)
+static int text_line(cr_buf_t *b, const cr_event_t *ev, const cr_cli_last_stroke_t *last, cr_game_t game)
 {
     char line[2048];
 
-    if (!cr_cli_ruling_text(ev, game, line, sizeof(line)))
+    if (!cr_cli_ruling_text(ev, last, game, line, sizeof(line)))
         return CR_OK;
     return buf_printf(b, "%s\n", line);
 }
@@ -121,6 +121,7 @@ static int judge_stream(const char *path, const judge_opts_t *o, cr_evbuf_t *eve
     cr_judge_t *judge = NULL;
     cr_rules_params_t p;
     cr_event_t *ev = NULL, *out = NULL, session;
+    cr_cli_last_stroke_t last = CR_CLI_LAST_STROKE_INIT;
     int rc = CR_EXIT_FAIL, st, n, k;
 
     ev = malloc(sizeof(*ev));
@@ -177,12 +178,13 @@ static int judge_stream(const char *path, const judge_opts_t *o, cr_evbuf_t *eve
             goto done;
         }
         for (k = 0; k < n; k++)
-            if (evbuf_add(events, &out[k]) || text_line(text, &out[k], p.game))
+            if (evbuf_add(events, &out[k]) || text_line(text, &out[k], &last, p.game))
                 goto nomem;
+        cr_cli_note_stroke(&last, ev); /* after: a stroke may close the shot before it */
     }
     n = cr_judge_finish(judge, out, CR_JUDGE_MAX_OUT);
     for (k = 0; k < n; k++)
-        if (evbuf_add(events, &out[k]) || text_line(text, &out[k], p.game))
+        if (evbuf_add(events, &out[k]) || text_line(text, &out[k], &last, p.game))
             goto nomem;
     rc = CR_EXIT_OK;
     goto done;

@@ -97,6 +97,7 @@ typedef struct {
     char emitted_path[4200];
     double sec_detect, sec_track, sec_recon;
     char out_path[4200];
+    cr_cli_last_stroke_t last_stroke; /* for the rulings' lines: when their shot was played */
 } review_t;
 
 static void review_usage(FILE *f)
@@ -202,6 +203,7 @@ static int write_event(review_t *rv, const cr_event_t *ev)
         cr_cli_error("cannot write %s: %s", rv->out_path, cr_jsonl_writer_error(rv->w));
         return -1;
     }
+    cr_cli_note_stroke(&rv->last_stroke, ev);
     if (ev->type != CR_EV_BALLS) {
         if (rv->n_kept == rv->cap_kept) {
             size_t cap = rv->cap_kept ? 2 * rv->cap_kept : 256;
@@ -265,7 +267,7 @@ static int emit_one(review_t *rv, const cr_event_t *ev)
             continue;
         if (rv->judged[k].type == CR_EV_FOUL)
             rv->fouls++;
-        if (!rv->o->quiet && cr_cli_ruling_text(&rv->judged[k], rv->rp.game, line, sizeof(line)))
+        if (!rv->o->quiet && cr_cli_ruling_text(&rv->judged[k], &rv->last_stroke, rv->rp.game, line, sizeof(line)))
             say(rv, line);
     }
     return 0;
@@ -347,7 +349,7 @@ static int finish(review_t *rv)
 
         if (write_event(rv, &rv->judged[k]) < 0)
             return -1;
-        if (!rv->o->quiet && cr_cli_ruling_text(&rv->judged[k], rv->rp.game, line, sizeof(line)))
+        if (!rv->o->quiet && cr_cli_ruling_text(&rv->judged[k], &rv->last_stroke, rv->rp.game, line, sizeof(line)))
             say(rv, line);
     }
     return 0;
@@ -676,6 +678,7 @@ static int review_run(const review_opts_t *o, bool *again, bool *again_right, ch
     bool broken = false;
 
     memset(&rv, 0, sizeof(rv));
+    rv.last_stroke = (cr_cli_last_stroke_t)CR_CLI_LAST_STROKE_INIT;
     rv.o = o;
     *again = false;
     {

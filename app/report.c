@@ -79,7 +79,8 @@ static void shot_section(FILE *f, const cr_event_t *ev, size_t n, size_t from, i
         fprintf(f, "\n");
     } else if (stroke)
         fprintf(f, "- First contact: none seen\n");
-    fprintf(f, "- %d ball-ball contacts, %d cushion contacts\n", n_coll, n_cush);
+    fprintf(f, "- %d ball-ball contact%s, %d cushion contact%s\n", n_coll, n_coll == 1 ? "" : "s", n_cush,
+            n_cush == 1 ? "" : "s");
     for (i = from; i < n; i++) {
         const cr_event_t *e = &ev[i];
 

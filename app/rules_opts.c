@@ -94,7 +94,15 @@ void cr_cli_clock_text(double t, char out[32])
     snprintf(out, 32, "%02d:%04.1f", m, t - 60.0 * m);
 }
 
-bool cr_cli_ruling_text(const cr_event_t *ev, cr_game_t game, char *out, size_t n)
+void cr_cli_note_stroke(cr_cli_last_stroke_t *s, const cr_event_t *ev)
+{
+    if (ev->type == CR_EV_STROKE && ev->shot >= 0 && isfinite(ev->t)) {
+        s->shot = ev->shot;
+        s->t = ev->t;
+    }
+}
+
+bool cr_cli_ruling_text(const cr_event_t *ev, const cr_cli_last_stroke_t *last, cr_game_t game, char *out, size_t n)
 {
     const cr_ruling_t *r = &ev->ruling;
     char when[32], calls[256] = "";
@@ -102,7 +110,8 @@ bool cr_cli_ruling_text(const cr_event_t *ev, cr_game_t game, char *out, size_t 
 
     if (ev->type != CR_EV_RULING)
         return false;
-    cr_cli_clock_text(ev->t, when);
+    cr_cli_clock_text(r->kind == CR_RULING_SHOT && last && last->shot >= 0 && last->shot == ev->shot ? last->t : ev->t,
+                      when);
     if (r->kind == CR_RULING_LAG) {
         snprintf(out, n, "lag at %s: %s", when, r->detail);
         return true;

@@ -95,6 +95,10 @@ check "the judged output reads back" 0 "$cueref" judge "$tmp/r9.jsonl"
 check "judge the 8-ball example as text" 0 "$cueref" judge "$src/examples/match-8ball.jsonl" --game 8ball --text
 expect_grep "8-ball text summary" "$tmp/out" "shot 0 at"
 check "judge from stdin" 0 sh -c "'$cueref' judge - < '$src/examples/match-9ball.jsonl'"
+# a shot's line says when it was played (its stroke, 20.0 s), not when it was ruled
+check "judge the 9-ball example as text" 0 "$cueref" judge "$src/examples/match-9ball.jsonl" --game 9ball --text
+expect_grep "a shot's line gives its stroke's time" "$tmp/out" "^shot 1 at 00:20.0, player 1: legal"
+expect_grep "the lag's line gives its own time" "$tmp/out" "^lag at 00:07.5"
 
 # sim: a short scenario, filmed small; the truth reads back and judges; a bad
 # scenario fails with a message and leaves no files.

@@ -150,7 +150,7 @@ def main():
         sys.exit(__doc__)
     cols = []
     for arg in sys.argv[1:]:
-        label, ev, log = arg.split(':')
+        label, ev, log = arg.rsplit(':', 2)
         with open(ev) as f:
             cols.append((label, json.load(f), latency(log)))
     print('| | ' + ' | '.join(c[0] for c in cols) + ' | bar (issues) |')

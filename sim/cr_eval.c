@@ -903,6 +903,13 @@ done:
     return rc;
 }
 
+/* Contacts timed off (counts' timed_off): the unmatched items paired with
+ * their keys within CR_EVAL_TIMED_OFF_S, or the window w when wider. */
+static int cr_timed_off(const cr_item_t *t, int n, const int *tm, const cr_item_t *c, int m, const int *cm, double w)
+{
+    return cr_pair_unmatched(t, n, tm, c, m, cm, fmax(w, CR_EVAL_TIMED_OFF_S) + CR_EVAL_TIME_TOLERANCE_S, true);
+}
+
 /* Fills counts from a matching of items t (tm) and c (cm). */
 static int cr_counts_fill(cr_eval_counts_t *k, const cr_item_t *t, int n, const int *tm, const cr_item_t *c, int m)
 {
@@ -1267,8 +1274,7 @@ static int cr_counts_outside_break(cr_run_t *s, cr_eval_counts_t *k, const cr_it
         for (i = 0; i < n2; i++)
             if (tm2[i] >= 0)
                 cmap[tm2[i]] = i;
-        rc = cr_pair_unmatched(t2, n2, tm2, c2, m2, cmap, fmax(k->window_s, CR_EVAL_TIMED_OFF_S) + CR_EVAL_TIME_TOLERANCE_S,
-                               true);
+        rc = cr_timed_off(t2, n2, tm2, c2, m2, cmap, k->window_s);
         if (rc >= 0) {
             k->timed_off = rc;
             rc = CR_OK;
@@ -1380,7 +1386,7 @@ static int cr_score_type(cr_run_t *s, cr_event_type_t type, double w)
         goto done;
     k->identity_errors = rc;
     if (type == CR_EV_COLLISION || type == CR_EV_CUSHION) {
-        rc = cr_pair_unmatched(t, n, tm, c, m, cm, fmax(w, CR_EVAL_TIMED_OFF_S) + CR_EVAL_TIME_TOLERANCE_S, true);
+        rc = cr_timed_off(t, n, tm, c, m, cm, w);
         if (rc < 0)
             goto done;
         k->timed_off = rc;

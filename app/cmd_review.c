@@ -9,11 +9,15 @@
  * Everything goes to DIR/events.jsonl through a temporary file renamed when
  * the review ends; a readable line per ruling goes to stdout as it comes.
  * An input that breaks midway is reviewed up to the break: the events up to
- * there are committed and the command exits 1 saying where it stopped.
+ * there are committed and the command exits 1 saying where it stopped. So is
+ * a review stopped by SIGINT (Ctrl-C) or SIGTERM: it ends at the next frame
+ * as at the end of its input (a second signal ends it at once, as by
+ * default).
  */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -663,6 +667,15 @@ static int make_dir(const char *dir)
 
 /* A review begun again from the start: the head end is the other image
  * side (head_check); *again says so, with what decided it in why. */
+/* Set by SIGINT or SIGTERM: the review ends at the next frame. */
+static volatile sig_atomic_t review_stop;
+
+static void review_on_signal(int sig)
+{
+    (void)sig;
+    review_stop = 1;
+}
+
 static int review_run(const review_opts_t *o, bool *again, bool *again_right, char *why, size_t whylen)
 {
     review_t rv;
@@ -675,7 +688,7 @@ static int review_run(const review_opts_t *o, bool *again, bool *again_right, ch
     char err[512];
     int rc = CR_EXIT_FAIL, st, fn = 0, fd = 1, w = 0, h = 0, n;
     double dur = -1, t_start = now_s(), t0;
-    bool broken = false;
+    bool broken = false, stopped = false;
 
     memset(&rv, 0, sizeof(rv));
     rv.last_stroke = (cr_cli_last_stroke_t)CR_CLI_LAST_STROKE_INIT;
@@ -703,6 +716,7 @@ static int review_run(const review_opts_t *o, bool *again, bool *again_right, ch
         goto done;
     cr_frame_source_params_defaults(&sp);
     sp.format = CR_VIDEO_I420;
+    sp.stop = &review_stop;
     if (cr_frame_source_open(o->input, &sp, &rv.src, err, sizeof(err)) != CR_OK) {
         cr_cli_error("review: %s", err);
         goto done;
@@ -862,15 +876,21 @@ static int review_run(const review_opts_t *o, bool *again, bool *again_right, ch
     } while (st == 1);
     if (st < 0)
         broken = true;
+    else if (review_stop)
+        stopped = true;
     if (finish(&rv) != 0)
         goto done;
     release_held(&rv); /* no rack decided the head end: as taken at the start */
-    if (broken) {
+    if (broken || stopped) {
         cr_event_init(rv.line, CR_EV_WARNING);
         rv.line->t = rv.t_last;
-        snprintf(rv.line->code, sizeof(rv.line->code), "input_broken");
-        snprintf(rv.line->detail, sizeof(rv.line->detail), "The video broke off after %.2f s: %s", rv.t_last,
-                 cr_frame_source_error(rv.src));
+        snprintf(rv.line->code, sizeof(rv.line->code), broken ? "input_broken" : "interrupted");
+        if (broken)
+            snprintf(rv.line->detail, sizeof(rv.line->detail), "The video broke off after %.2f s: %s", rv.t_last,
+                     cr_frame_source_error(rv.src));
+        else
+            snprintf(rv.line->detail, sizeof(rv.line->detail),
+                     "The review was stopped after %.2f s of the video; the rest was not seen", rv.t_last);
         if (write_event(&rv, rv.line) < 0)
             goto done;
     }
@@ -924,6 +944,11 @@ static int review_run(const review_opts_t *o, bool *again, bool *again_right, ch
     if (broken) {
         cr_cli_error("review: %s broke after %.2f s (%s); the events up to there are in %s", o->input, rv.t_last,
                      cr_frame_source_error(rv.src), rv.out_path);
+        goto done;
+    }
+    if (stopped) {
+        cr_cli_error("review: stopped after %.2f s of %s; the events up to there are in %s", rv.t_last, o->input,
+                     rv.out_path);
         goto done;
     }
     rc = CR_EXIT_OK;
@@ -1037,13 +1062,29 @@ int cr_cmd_review(int argc, char **argv)
     {
         bool again = false, right = false;
         char why[256] = "";
-        int rc = review_run(&o, &again, &right, why, sizeof(why));
+        struct sigaction sa, old_int, old_term;
+        int rc;
 
-        if (again) { /* the head end is the other side: everything turned end for end */
+        /* stopped by a signal, the review keeps what it has seen (SIGINT
+         * only where it was not ignored: a job put in the background by a
+         * shell without job control is not Ctrl-C's) */
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = review_on_signal;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESETHAND;
+        review_stop = 0;
+        sigaction(SIGTERM, &sa, &old_term);
+        sigaction(SIGINT, NULL, &old_int);
+        if (old_int.sa_handler != SIG_IGN)
+            sigaction(SIGINT, &sa, NULL);
+        rc = review_run(&o, &again, &right, why, sizeof(why));
+        if (again && !review_stop) { /* the head end is the other side: everything turned end for end */
             o.head = right ? "right" : "left";
             o.head_why = why;
             rc = review_run(&o, &again, &right, why, sizeof(why));
         }
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
         return rc;
     }
 }

@@ -31,6 +31,7 @@ struct cr_frame_source {
     GstBus *bus;
     cr_video_format_t format;
     GstClockTime timeout;
+    const volatile sig_atomic_t *stop; /* the caller's stop flag, or NULL */
     char *name; /* the path or URI as given, for messages */
 
     /* set from streaming threads (pad-added, unknown-type), under lock */
@@ -662,6 +663,7 @@ int cr_frame_source_open(const char *path_or_uri, const cr_frame_source_params_t
     g_mutex_init(&s->lock);
     s->format = p->format;
     s->timeout = (GstClockTime)(p->pull_timeout_s * GST_SECOND);
+    s->stop = p->stop;
     s->duration_s = -1.0;
     s->name = strdup(path_or_uri);
     if (!s->name) {
@@ -731,6 +733,10 @@ int cr_frame_source_next(cr_frame_source_t *s, cr_frame_t *frame)
     if (s->status != CR_OK)
         return s->status;
     for (;;) {
+        if (s->stop && *s->stop) {
+            s->status = 1; /* stopped by the caller: an end, not an error */
+            return 0;
+        }
         s->sample = gst_app_sink_try_pull_sample(GST_APP_SINK(s->sink), CR_POLL);
         if (s->sample)
             break;

@@ -38,6 +38,7 @@
 #ifndef CR_FRAME_SOURCE_H
 #define CR_FRAME_SOURCE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -55,6 +56,9 @@ typedef struct {
     double pull_timeout_s;    /* longest wait for one frame, and for open's preroll (default 10) */
     int seq_fps_num;          /* frame rate given to image sequences (default 30/1) */
     int seq_fps_den;
+    const volatile sig_atomic_t *stop; /* NULL (default), or a flag (set from a signal handler, say):
+                                          once it is nonzero, cr_frame_source_next() ends the stream
+                                          (returns 0) without waiting for another frame */
 } cr_frame_source_params_t;
 
 void cr_frame_source_params_defaults(cr_frame_source_params_t *p);

@@ -254,6 +254,33 @@ check "review a file cut off midway" 1 "$cueref" review "$tmp/cut.mkv" --calib "
 if [ -s "$tmp/rv5/events.jsonl" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: nothing kept from a cut file"; fi
 expect_grep "cut file message says where" "$tmp/err" "broke after"
 expect_grep "cut file warning line" "$tmp/rv5/events.jsonl" '"code":"input_broken"' 
+# a review stopped by a signal keeps what it has seen: forty takes of a clip joined into
+# one video, SIGTERM once the first stroke is written; the review must end at once at
+# the next frame, commit its events with an `interrupted` warning, write its report and
+# leave no temporary file
+takes=""
+for _ in $(seq 40); do takes="$takes filesrc location=$tmp/c/clip.mp4 ! qtdemux ! h264parse ! c."; done
+# shellcheck disable=SC2086
+gst-launch-1.0 -q concat name=c ! matroskamux ! filesink location="$tmp/long.mkv" $takes
+"$cueref" review "$tmp/long.mkv" --calib "$tmp/c/calib.json" -q --out "$tmp/rvs" >"$tmp/out" 2>"$tmp/err" &
+rpid=$!
+for _ in $(seq 300); do
+  grep -qs '"type":"stroke"' "$tmp"/rvs/events.jsonl.tmp-* && break
+  sleep 0.1
+done
+t0=$(date +%s)
+kill -TERM "$rpid"
+rc=0; wait "$rpid" || rc=$?
+t1=$(date +%s)
+if [ "$rc" -eq 1 ] && [ $((t1 - t0)) -le 8 ]; then pass=$((pass + 1)); else
+  fail=$((fail + 1)); echo "FAIL: a review stopped by SIGTERM: exit $rc after $((t1 - t0)) s (want 1, within 8 s)"; cat "$tmp/err"; fi
+expect_grep "stopped review says where" "$tmp/err" "stopped after"
+expect_grep "stopped review keeps the stroke" "$tmp/rvs/events.jsonl" '"type":"stroke"'
+if tail -n 1 "$tmp/rvs/events.jsonl" | grep -q '"code":"interrupted"'; then pass=$((pass + 1)); else
+  fail=$((fail + 1)); echo "FAIL: a stopped review's last line is not its interrupted warning"; fi
+if [ -s "$tmp/rvs/report.md" ] && [ -z "$(ls "$tmp"/rvs/*.tmp* 2>/dev/null)" ]; then pass=$((pass + 1)); else
+  fail=$((fail + 1)); echo "FAIL: a stopped review: no report, or temporary files left"; ls -la "$tmp/rvs"; fi
+check "stopped review's events read back" 0 "$cueref" judge "$tmp/rvs/events.jsonl"
 
 # the head end decided by a rack seen after the first frame: a 9-ball game won on its
 # break (the cue ball and the 9 alone), a new rack, its break. Filmed with the head on the

@@ -441,6 +441,7 @@ static int auto_camera(review_t *rv, const cr_frame_t *fr, cr_camera_t *cam, cha
     cr_calib_params_defaults(&cp);
     cp.head_on_right = rv->head_set ? rv->head_right : (rv->o->head && !strcmp(rv->o->head, "right"));
     cp.head_from_rack = !rv->o->head && !rv->head_set; /* the first frame: a rack on one end's foot spot */
+    cp.size_balls = false;                              /* the table's size is given (or 9 ft) */
     if (cr_calib_detect(&img, &rv->rp.table, &cp, res) != CR_CALIB_OK) {
         snprintf(err, errlen, "%s", res->message);
         goto done;

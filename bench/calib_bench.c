@@ -11,9 +11,13 @@
  * estimated one onto z = R) median / p95 / max (mm), the camera height and
  * nadir errors (mm), and how each camera was obtained; for the table size
  * inferred from the balls, how many were right, how far the width they
- * give lies off the true one and the balls' measure over the true diameter
+ * give lies off the true one and the blobs' measure over the true diameter
  * (after the parallax h / (h - R)), signed: its median and 5th-95th
- * percentiles (the 9, 8 and 7 ft sizes lie 8-9 % apart).
+ * percentiles (the 9, 8 and 7 ft sizes lie 8-9 % apart); and the balls'
+ * size from their outlines fitted as spheres seen by the posed camera
+ * (cr_calib_result_t.ball_size_mm, what the size is inferred from when two
+ * or more are measured) over the truth, signed: median, 5th-95th
+ * percentiles, min and max over the cameras.
  *
  *
  * The head end (cr_calib_rack_find, params.head_from_rack): in the plain
@@ -35,7 +39,7 @@
  * render that view again in a test), and with CALIB_BENCH_OUTLINES=1 in the
  * environment each ball's true outline (its extent along the image axes,
  * from the true camera); CALIB_BENCH_SIZES=1 prints each camera's balls'
- * measure over the truth.
+ * measures over the truth (spheres and blobs).
  *
  * usage: calib_bench [-c] [-g] [-n] [-N] [-r] [-v] [N [seed [width height [only]]]] [--rack]
  * (defaults 100 1 1280 720; only: run camera index `only` alone, print its
@@ -196,7 +200,8 @@ int main(int argc, char **argv)
     double *serr = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1)); /* inferred width off the true, % */
     double *sbias = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1)); /* the balls' measure over the truth - 1, % */
     int n_inf = 0, n_inf_ok = 0, ncrms = 0, ndrms = 0, inf_by[2][2] = {{0, 0}, {0, 0}}; /* [racked][inferred, right] */
-    int n_sb = 0;
+    int n_sb = 0, n_sph = 0;
+    double *sph = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1)); /* the spheres' measure over the truth - 1, % */
     double *crms = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1)), *drms = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
     int ok = 0, nc = 0, nm = 0, nb = 0, ncam = 0, i, fails_by[8] = {0}, by_src[4] = {0}, ndia = 0;
     /* head end: [racked][right, wrong, default] over successful detections */
@@ -204,7 +209,7 @@ int main(int argc, char **argv)
     double cmax = 0.0;
     int only = argc > 5 ? atoi(argv[5]) : -1;
 
-    if (!img || !crms || !drms || !cerr || !merr || !berr || !herr || !nerr || !bworst || !serr || !sbias || n <= 0) {
+    if (!img || !crms || !drms || !cerr || !merr || !berr || !herr || !nerr || !bworst || !serr || !sbias || !sph || n <= 0) {
         fprintf(stderr, "calib_bench: bad arguments or out of memory\n");
         return 2;
     }
@@ -435,6 +440,11 @@ int main(int argc, char **argv)
                        i, bw, cr_calib_camera_source_name(res.camera_source), res.n_diamonds, res.diamond_rms_mm,
                        res.camera.pos[2], cam.pos[2], res.camera_sigma_mm[2], nerr[ncam - 1], cs.tilt_deg);
         }
+        if (res.n_balls_sized > 0) {
+            sph[n_sph++] = 100.0 * (res.ball_size_mm / (2.0 * CR_BALL_RADIUS_MM) - 1.0);
+            if (getenv("CALIB_BENCH_SIZES"))
+                printf("camera %d: spheres %+.2f %% (%d sized)\n", i, sph[n_sph - 1], res.n_balls_sized);
+        }
         {
             cr_table_t ti;
             char why[256];
@@ -442,9 +452,11 @@ int main(int argc, char **argv)
             if (cr_calib_table_infer(&res, &t, &ti, why, sizeof why) == CR_CALIB_OK) {
                 const double par = cr_calib_parallax(&res);
                 bool by_rack = cr_calib_rack_gives_scale(&res.rack); /* as cr_calib_table_infer */
+                bool sized = !by_rack && res.n_balls_sized >= 2 && res.ball_size_mm > 0.0;
 
                 /* the surface's width measured (before the nearest size is taken), over the truth */
                 serr[n_inf] = 100.0 * fabs((by_rack ? par / res.rack.scale
+                                            : sized ? 2.0 * CR_BALL_RADIUS_MM / res.ball_size_mm
                                                     : 2.0 * CR_BALL_RADIUS_MM / (res.ball_diameter_mm / par)) - 1.0);
                 if (!by_rack)
                     sbias[n_sb++] = 100.0 * (res.ball_diameter_mm / par / (2.0 * CR_BALL_RADIUS_MM) - 1.0);
@@ -493,6 +505,10 @@ int main(int argc, char **argv)
            "truth: median %+.2f%%, 5th-95th percentile %+.2f%% to %+.2f%%\n",
            n_inf, ok, n_inf_ok, bench_pct(serr, n_inf, 0.5), bench_pct(serr, n_inf, 0.95), bench_pct(serr, n_inf, 1.0),
            n_sb, bench_pct(sbias, n_sb, 0.5), bench_pct(sbias, n_sb, 0.05), bench_pct(sbias, n_sb, 0.95));
+    printf("balls sized from their outlines and the posed camera (%d cameras): over the truth median %+.2f%%, "
+           "5th-95th percentile %+.2f%% to %+.2f%%, min %+.2f%%, max %+.2f%%\n",
+           n_sph, bench_pct(sph, n_sph, 0.5), bench_pct(sph, n_sph, 0.05), bench_pct(sph, n_sph, 0.95),
+           bench_pct(sph, n_sph, 0.0), bench_pct(sph, n_sph, 1.0));
     printf("head end, scenes without a rack: %d decided by a rack (false), %d default (%d of them right)\n",
            head[0][0] + head[0][1], head[0][2], head_default_right[0]);
     if (rack_mode) {
@@ -520,6 +536,7 @@ int main(int argc, char **argv)
     free(bworst);
     free(serr);
     free(sbias);
+    free(sph);
     free(img);
     free(cerr);
     free(merr);

@@ -53,6 +53,7 @@ void cr_calib_params_defaults(cr_calib_params_t *p)
     p->estimate_camera = true;
     p->rail_height_mm = CR_CAMERA_RAIL_HEIGHT_MM;
     p->nose_height_mm = 0.635 * 2.0 * CR_BALL_RADIUS_MM; /* 63.5 % of a ball (RULES.md §5) */
+    p->size_balls = true;
     p->prior_height_mm = 3000.0;
     p->prior_height_sigma_mm = 1500.0;
     p->min_diamonds = 8;
@@ -1110,6 +1111,292 @@ static bool cr_in_poly(const double (*q)[2], int n, double u, double v)
     return in;
 }
 
+/* Light at a sub-pixel place (bilinear), into c: each channel's level
+ * decoded through lin (the sRGB curve, to linear light 0..255), in which
+ * the light of a ball and of the cloth beside it mix in a pixel they
+ * share; false outside. */
+static bool cr_rgb_at(const cr_calib_image_t *img, const double *lin, double u, double v, double c[3])
+{
+    int iu = (int)floor(u), iv = (int)floor(v), k;
+    double fu = u - iu, fv = v - iv;
+
+    if (iu < 0 || iv < 0 || iu + 1 >= img->width || iv + 1 >= img->height)
+        return false;
+    for (k = 0; k < 3; k++)
+        c[k] = (1.0 - fv) * ((1.0 - fu) * lin[cr_px(img, iu, iv)[k]] + fu * lin[cr_px(img, iu + 1, iv)[k]]) +
+               fv * ((1.0 - fu) * lin[cr_px(img, iu, iv + 1)[k]] + fu * lin[cr_px(img, iu + 1, iv + 1)[k]]);
+    return true;
+}
+
+#define CR_SPHERE_RAYS 48
+
+/* Distance from p to the line through c along the unit vector d. */
+static double cr_ray_dist(const double p[3], const double c[3], const double d[3])
+{
+    double q[3] = {p[0] - c[0], p[1] - c[1], p[2] - c[2]}, a = q[0] * d[0] + q[1] * d[1] + q[2] * d[2];
+
+    return sqrt(fmax(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] - a * a, 0.0));
+}
+
+/* Where a ray's profile crosses a ball's outline: the samples pr (linear
+ * light) at radii rr (px from the ball's centre) told as the image of a
+ * sphere of radius e beside flat cloth, blurred by the pixel and the lens (a
+ * Gaussian of sigma 0.2 to 0.9 px, fitted): inside, a * sqrt(1 - (x / e)^2)
+ * + b * x / e + k (a diffuse sphere's limb darkening toward its outline
+ * under light from above, light from aside, and what reaches its side),
+ * outside c; a, b, k and c per channel by least squares for each e within
+ * 1.5 px of e0 and each blur, the e of the least residual refined between
+ * its neighbours. The brightness's own edge lies inside the outline: the
+ * last pixel of a ball lit from above is dark. False when the best e lies
+ * at the search's end. */
+static bool cr_limb_fit(const double *rr, const double (*pr)[3], int np, double e0, double *edge)
+{
+    enum { NE = 61, NB = 4, NS = 8 };
+    const double de = 0.05;
+    double cost[NS][NE], gw[NS][31], gsum[NS];
+    int ie, is, best = -1, bs = 0; /* the best edge and blur */
+
+    if (np < 10)
+        return false;
+    for (is = 0; is < NS; is++) { /* the blur's weights at 0.1 px */
+        const double sig = 0.2 + 0.1 * is;
+        int q;
+
+        gsum[is] = 0.0;
+        for (q = 0; q < 31; q++)
+            gsum[is] += gw[is][q] = exp(-0.5 * (0.1 * (q - 15)) * (0.1 * (q - 15)) / (sig * sig));
+    }
+    for (ie = 0; ie < NS * NE; ie++) {
+        const int isg = ie / NE, iedge = ie % NE;
+        const double sig = 0.2 + 0.1 * isg, e = e0 - 1.5 + iedge * de;
+        double M[NB][NB] = {{0}}, V[NB][3] = {{0}}, ss = 0.0, bas[64][NB];
+        int i, j, c, q;
+
+        for (i = 0; i < np; i++) {
+            double sq = 0.0, ln = 0.0, wsum = gsum[isg], in = 0.5 * erfc((rr[i] - e) / (sig * 1.4142135623730951));
+
+            for (q = -15; q <= 15; q++) { /* the limb blurred */
+                double x = rr[i] + 0.1 * q;
+
+                if (x >= e)
+                    break;
+                sq += gw[isg][q + 15] * sqrt(fmax(0.0, 1.0 - (x / e) * (x / e)));
+                ln += gw[isg][q + 15] * (x / e);
+            }
+            bas[i][0] = sq / wsum, bas[i][1] = ln / wsum, bas[i][2] = in, bas[i][3] = 1.0 - in;
+            for (j = 0; j < NB; j++) {
+                for (q = 0; q < NB; q++)
+                    M[j][q] += bas[i][j] * bas[i][q];
+                for (c = 0; c < 3; c++)
+                    V[j][c] += bas[i][j] * pr[i][c];
+            }
+        }
+        /* solve M coef = V (Gauss-Jordan, partial pivots), the three channels at once */
+        {
+            double A[NB][NB + 3];
+            bool ok = true;
+
+            for (j = 0; j < NB; j++) {
+                for (q = 0; q < NB; q++)
+                    A[j][q] = M[j][q];
+                for (c = 0; c < 3; c++)
+                    A[j][NB + c] = V[j][c];
+            }
+            for (j = 0; j < NB && ok; j++) {
+                int piv = j, r2;
+
+                for (r2 = j + 1; r2 < NB; r2++)
+                    if (fabs(A[r2][j]) > fabs(A[piv][j]))
+                        piv = r2;
+                if (!(fabs(A[piv][j]) > 1e-9)) {
+                    ok = false;
+                    break;
+                }
+                for (q = 0; q < NB + 3; q++) {
+                    double tmp = A[j][q];
+
+                    A[j][q] = A[piv][q], A[piv][q] = tmp;
+                }
+                for (r2 = 0; r2 < NB; r2++) {
+                    double f = A[r2][j] / A[j][j];
+
+                    if (r2 == j)
+                        continue;
+                    for (q = j; q < NB + 3; q++)
+                        A[r2][q] -= f * A[j][q];
+                }
+            }
+            if (!ok) {
+                cost[isg][iedge] = HUGE_VAL;
+                continue;
+            }
+            for (c = 0; c < 3; c++)
+                for (i = 0; i < np; i++) {
+                    double f = -pr[i][c];
+
+                    for (j = 0; j < NB; j++)
+                        f += A[j][NB + c] / A[j][j] * bas[i][j];
+                    ss += f * f;
+                }
+        }
+        cost[isg][iedge] = ss;
+        if (best < 0 || ss < cost[bs][best])
+            best = iedge, bs = isg;
+    }
+    if (best <= 0 || best >= NE - 1)
+        return false;
+    {
+        const double *cs = cost[bs];
+        double den = cs[best - 1] - 2.0 * cs[best] + cs[best + 1];
+
+        *edge = e0 - 1.5 + de * (best + (den > 0.0 ? 0.5 * (cs[best - 1] - cs[best + 1]) / den : 0.0));
+    }
+    return true;
+}
+
+/* The diameter of a ball from its outline and the posed camera, in table
+ * mm of the camera's table: on each of CR_SPHERE_RAYS rays from the blob's
+ * centre (cu, cv), the strongest colour edge in linear light (lin: the
+ * sRGB levels decoded) between 0.6 and 1.5 times its radius rp (px), placed
+ * on the outline by the limb's model (cr_limb_fit); the rays from the
+ * camera through those edges are tangent to the ball, a sphere standing on
+ * the cloth (its centre as high as its radius), which a robust
+ * Gauss-Newton fit finds. No colour threshold and no flat-disc model: the
+ * outline of a sphere seen off the vertical is longer away from the
+ * camera's foot, and the fit knows it. False when too few edges agree
+ * (within a tenth of the radius: a shadow's edge, a ball touching). */
+static bool cr_ball_sphere(const cr_calib_image_t *img, const double *lin, const cr_camera_t *cam, double cu,
+                           double cv, double rp, double *diam_mm)
+{
+    double dir[CR_SPHERE_RAYS][3], p[3], res_k[CR_SPHERE_RAYS], wk[CR_SPHERE_RAYS], mm_px;
+    int k, n = 0, it, n_in = 0;
+
+    /* the limb is fitted over 3 px inside the edge: in a smaller ball that
+     * is more than its outer half (640x360 frames of a 9 ft table: 4 px) */
+    if (rp < 6.0)
+        return false;
+    for (k = 0; k < CR_SPHERE_RAYS; k++) {
+        const double a = 2.0 * 3.14159265358979323846 * k / CR_SPHERE_RAYS, ca = cos(a), sa = sin(a), step = 0.25;
+        const double r0 = 0.6 * rp, r1 = 1.5 * rp;
+        double g[128], best = 0.0, e;
+        int m = (int)((r1 - r0) / step), i, ib = -1;
+
+        if (m > 128)
+            m = 128;
+        /* the colour difference across one pixel of the ray, at r0 + i step */
+        for (i = 0; i < m; i++) {
+            double r = r0 + i * step, c0[3], c1[3], x, y, z;
+
+            g[i] = 0.0;
+            if (!cr_rgb_at(img, lin, cu + (r - 0.5) * ca, cv + (r - 0.5) * sa, c0) ||
+                !cr_rgb_at(img, lin, cu + (r + 0.5) * ca, cv + (r + 0.5) * sa, c1))
+                continue;
+            x = c1[0] - c0[0], y = c1[1] - c0[1], z = c1[2] - c0[2];
+            g[i] = sqrt(x * x + y * y + z * z);
+            if (g[i] > best)
+                best = g[i], ib = i;
+        }
+        if (ib <= 0 || ib >= m - 1 || best < 4.0) /* no edge: 4 levels of linear light a pixel */
+            continue;
+        /* the silhouette where the profile around that edge is best told by
+         * a lit sphere's limb beside flat cloth */
+        {
+            double rr[64], pr[64][3];
+            int np = 0;
+
+            for (i = 0; i < 64; i++) {
+                double r = r0 + ib * step - 3.0 + i * step;
+
+                if (r > r0 + ib * step + 2.5)
+                    break;
+                if (cr_rgb_at(img, lin, cu + r * ca, cv + r * sa, pr[np]))
+                    rr[np++] = r;
+            }
+            if (!cr_limb_fit(rr, pr, np, r0 + ib * step, &e))
+                continue;
+        }
+        if (!cr_camera_ray(cam, cu + e * ca, cv + e * sa, dir[n]))
+            continue;
+        {
+            double l = sqrt(dir[n][0] * dir[n][0] + dir[n][1] * dir[n][1] + dir[n][2] * dir[n][2]);
+
+            dir[n][0] /= l, dir[n][1] /= l, dir[n][2] /= l;
+        }
+        n++;
+    }
+    if (n < CR_SPHERE_RAYS / 2)
+        return false;
+    /* start: a ball of the nominal size under the blob's centre */
+    p[2] = CR_BALL_RADIUS_MM;
+    if (!cr_camera_unproject_plane(cam, cu, cv, p[2], &p[0], &p[1]))
+        return false;
+    {
+        double x1, y1;
+
+        if (!cr_camera_unproject_plane(cam, cu + 1.0, cv, p[2], &x1, &y1))
+            return false;
+        mm_px = hypot(x1 - p[0], y1 - p[1]);
+    }
+    for (k = 0; k < n; k++)
+        wk[k] = 1.0;
+    for (it = 0; it < 12; it++) {
+        /* Gauss-Newton on (x, y, rho), centre at z = rho: residual dist - rho */
+        double A[3][3] = {{0}}, B[3] = {0}, h = 1e-3, det, sol[3];
+        int i, j;
+
+        for (k = 0; k < n; k++) {
+            double f0, J[3];
+
+            if (wk[k] <= 0.0)
+                continue;
+            f0 = cr_ray_dist(p, cam->pos, dir[k]) - p[2];
+            for (i = 0; i < 3; i++) {
+                double q[3] = {p[0], p[1], p[2]};
+
+                q[i] += h;
+                J[i] = (cr_ray_dist(q, cam->pos, dir[k]) - q[2] - f0) / h;
+            }
+            for (i = 0; i < 3; i++) {
+                for (j = 0; j < 3; j++)
+                    A[i][j] += wk[k] * J[i] * J[j];
+                B[i] -= wk[k] * J[i] * f0;
+            }
+        }
+        det = A[0][0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) - A[0][1] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
+              A[0][2] * (A[1][0] * A[2][1] - A[1][1] * A[2][0]);
+        if (!(fabs(det) > 1e-18))
+            return false;
+        sol[0] = (B[0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) - A[0][1] * (B[1] * A[2][2] - A[1][2] * B[2]) +
+                  A[0][2] * (B[1] * A[2][1] - A[1][1] * B[2])) / det;
+        sol[1] = (A[0][0] * (B[1] * A[2][2] - A[1][2] * B[2]) - B[0] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
+                  A[0][2] * (A[1][0] * B[2] - B[1] * A[2][0])) / det;
+        sol[2] = (A[0][0] * (A[1][1] * B[2] - B[1] * A[2][1]) - A[0][1] * (A[1][0] * B[2] - B[1] * A[2][0]) +
+                  B[0] * (A[1][0] * A[2][1] - A[1][1] * A[2][0])) / det;
+        for (i = 0; i < 3; i++)
+            p[i] += sol[i];
+        if (!(p[2] > 5.0 && p[2] < 100.0))
+            return false;
+        /* Tukey weights at a scale shrinking to a tenth of the radius */
+        {
+            double c = (it < 4 ? 0.3 : 0.1) * p[2];
+
+            for (k = 0; k < n; k++) {
+                double u;
+
+                res_k[k] = cr_ray_dist(p, cam->pos, dir[k]) - p[2];
+                u = res_k[k] / c;
+                wk[k] = fabs(u) < 1.0 ? (1.0 - u * u) * (1.0 - u * u) : 0.0;
+            }
+        }
+    }
+    for (k = 0; k < n; k++)
+        n_in += fabs(res_k[k]) < fmax(0.1 * p[2], mm_px);
+    if (n_in < CR_SPHERE_RAYS / 2)
+        return false;
+    *diam_mm = 2.0 * p[2];
+    return true;
+}
+
 /* The apparent diameter of the balls on the bed, in table mm of t: the
  * blobs of non-cloth pixels inside the bed (60 mm in from the noses) that
  * are round (filling pi/4 of their box, the box square within 25%),
@@ -1122,11 +1409,21 @@ static void cr_measure_balls(cr_calib_ctx_t *cx, const cr_table_t *t, const cr_c
 {
     const int per = 8, w = cx->img->width, h = cx->img->height;
     double poly[32][2], d[64], umin = HUGE_VAL, umax = -HUGE_VAL, vmin = HUGE_VAL, vmax = -HUGE_VAL;
-    double L = t->length_mm, W = t->width_mm, m = 60.0;
-    int k, n = 0, u, v;
+    double L = t->length_mm, W = t->width_mm, m = 60.0, ds[64];
+    int k, n = 0, u, v, ns = 0;
+    const bool spheres = p->size_balls && res->camera_source != CR_CALIB_CAMERA_NONE;
+    double lin[256]; /* sRGB levels to linear light, 0..255 */
+
+    for (k = 0; k < 256; k++) {
+        double x = k / 255.0;
+
+        lin[k] = 255.0 * (x <= 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4));
+    }
 
     res->ball_diameter_mm = 0.0;
     res->n_balls_measured = 0;
+    res->ball_size_mm = 0.0;
+    res->n_balls_sized = 0;
     for (k = 0; k < 4 * per; k++) { /* the inset outline, 8 points a side, in (distorted) pixels */
         int sd = k / per;
         double f = (double)(k % per) / per, x, y;
@@ -1214,8 +1511,12 @@ static void cr_measure_balls(cr_calib_ctx_t *cx, const cr_table_t *t, const cr_c
                     !cr_calib_pixel_to_table(res, cu, cv + dp / 2, &x3, &y3))
                     continue;
                 d[n] = 0.5 * (hypot(x1 - x0, y1 - y0) + hypot(x3 - x2, y3 - y2));
-                if (d[n] > 30.0 && d[n] < 120.0)
+                if (d[n] > 30.0 && d[n] < 120.0) {
                     n++;
+                    if (spheres && ns < 64 && cr_ball_sphere(cx->img, lin, &res->camera, cu, cv, 0.5 * dp, &ds[ns]) &&
+                        ds[ns] > 30.0 && ds[ns] < 120.0)
+                        ns++;
+                }
             }
         }
     if (n > 0) {
@@ -1224,6 +1525,12 @@ static void cr_measure_balls(cr_calib_ctx_t *cx, const cr_table_t *t, const cr_c
         qsort(d, (size_t)n, sizeof d[0], cr_cmp_d);
         res->ball_diameter_mm = d[(n - 1) / 3];
         res->n_balls_measured = n;
+    }
+    if (ns > 0) {
+        /* each fit has set aside the edges that were not its ball's: the median */
+        qsort(ds, (size_t)ns, sizeof ds[0], cr_cmp_d);
+        res->ball_size_mm = ns % 2 ? ds[ns / 2] : 0.5 * (ds[ns / 2 - 1] + ds[ns / 2]);
+        res->n_balls_sized = ns;
     }
 }
 

@@ -141,6 +141,10 @@ typedef struct {
     /* the posed camera (cr_calib_camera below) */
     bool estimate_camera; /* fit a posed camera after the table is found (true) */
     double rail_height_mm;/* diamond sights (rail cap) above the cloth (48, CR_CAMERA_RAIL_HEIGHT_MM) */
+    bool size_balls;      /* measure the balls standing apart from their outlines as spheres seen by
+                             the posed camera (ball_size_mm, for cr_calib_table_infer; true); off
+                             where the table's size is known and the tenths of a second it takes
+                             are better spent elsewhere */
     double nose_height_mm;/* cushion nose above the cloth (36.3: 63.5 % of a 57.15 mm ball, WPA);
                              with the posed camera the outline is fitted again on the noses'
                              own edges (0: not) */
@@ -295,6 +299,12 @@ typedef struct {
                                       table mm of the table given (0: none found); a ball of
                                       57.15 mm looks about 1% larger from 3 m */
     int n_balls_measured;          /* blobs it is the median of */
+    double ball_size_mm;           /* the balls' true diameter in table mm of the table given, from
+                                      their outlines and the posed camera: the median over the
+                                      measured blobs of the sphere, standing on the cloth, that the
+                                      camera's rays through the outline's edges touch (no parallax
+                                      or perspective left in it; 0: none measured) */
+    int n_balls_sized;             /* balls it is the median of */
     /* the head end (SPEC §1: x = 0) */
     bool head_on_right;            /* on the image right (corners_px[0..1] on that side) */
     int head_source;               /* cr_calib_head_source_t */

@@ -605,13 +605,14 @@ int cr_calib_table_infer(const cr_calib_result_t *res, const cr_table_t *t, cr_t
     double par, width, best = HUGE_VAL;
     char what[160];
     int i, bi = -1;
-    bool rack;
+    bool rack, sized;
 
     if (!res || !t || !out || res->status != CR_CALIB_OK || !(t->width_mm > 0.0))
         return CR_CALIB_ERR_INVALID;
     /* a rack over a foot spot, else two or more separate balls */
     rack = cr_calib_rack_gives_scale(&res->rack);
-    if (!rack && (res->n_balls_measured < 2 || !(res->ball_diameter_mm > 0.0)))
+    sized = res->n_balls_sized >= 2 && res->ball_size_mm > 0.0;
+    if (!rack && !sized && (res->n_balls_measured < 2 || !(res->ball_diameter_mm > 0.0)))
         return CR_CALIB_ERR_INVALID;
     par = cr_calib_parallax(res);
     if (rack) {
@@ -620,6 +621,11 @@ int cr_calib_table_infer(const cr_calib_result_t *res, const cr_table_t *t, cr_t
                  res->rack.game == CR_GAME_9BALL ? "9-ball diamond" : res->rack.game == CR_GAME_10BALL ? "10-ball triangle"
                                                                                                       : "15-ball triangle",
                  100.0 * fabs(res->rack.scale / par - 1.0), res->rack.scale >= par ? "wider" : "narrower");
+    } else if (sized) {
+        /* the spheres the outlines give: no parallax or perspective left */
+        width = t->width_mm * 2.0 * CR_BALL_RADIUS_MM / res->ball_size_mm;
+        snprintf(what, sizeof what, "%d balls measure %.1f mm across (their outlines as spheres seen by the camera)",
+                 res->n_balls_sized, res->ball_size_mm);
     } else {
         width = t->width_mm * 2.0 * CR_BALL_RADIUS_MM / (res->ball_diameter_mm / par);
         snprintf(what, sizeof what, "%d balls measure %.1f mm across", res->n_balls_measured,

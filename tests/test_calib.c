@@ -692,18 +692,86 @@ static void test_table_infer(void)
     CU_ASSERT_EQUAL_FATAL(cr_calib_detect(&im, &t9, &p, &res), CR_CALIB_OK);
     free(img);
     CU_ASSERT(res.n_balls_measured >= 2);
+    CU_ASSERT(res.n_balls_sized >= 2);
     CU_ASSERT_EQUAL_FATAL(cr_calib_table_infer(&res, &t9, &out, why, sizeof why), CR_CALIB_OK);
     if (fabs(out.width_mm - t8.width_mm) > 0.5)
         fprintf(stderr, "\ncalib: table inferred: %s\n", why);
     CU_ASSERT_DOUBLE_EQUAL(out.width_mm, t8.width_mm, 0.5);
     CU_ASSERT_DOUBLE_EQUAL(out.length_mm, t8.length_mm, 0.5);
     CU_ASSERT_PTR_NOT_NULL(strstr(why, "8ft"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "outlines")); /* the spheres' measure */
+    /* without the spheres, the blobs' */
+    res.n_balls_sized = 0;
+    CU_ASSERT_EQUAL_FATAL(cr_calib_table_infer(&res, &t9, &out, why, sizeof why), CR_CALIB_OK);
+    CU_ASSERT_DOUBLE_EQUAL(out.width_mm, t8.width_mm, 0.5);
+    CU_ASSERT_PTR_NULL(strstr(why, "outlines"));
     res.n_balls_measured = 1;
     CU_ASSERT_EQUAL(cr_calib_table_infer(&res, &t9, &out, why, sizeof why), CR_CALIB_ERR_INVALID);
+    res.n_balls_sized = 1; /* one sphere is not enough either */
+    CU_ASSERT_EQUAL(cr_calib_table_infer(&res, &t9, &out, why, sizeof why), CR_CALIB_ERR_INVALID);
     /* blobs twice a ball's size: a 635 mm wide surface is no pool table */
-    res.n_balls_measured = 3, res.ball_diameter_mm *= 2.0;
+    res.n_balls_sized = 0, res.n_balls_measured = 3, res.ball_diameter_mm *= 2.0;
     CU_ASSERT_EQUAL(cr_calib_table_infer(&res, &t9, &out, why, sizeof why), CR_CALIB_ERR_GEOMETRY);
     CU_ASSERT_PTR_NOT_NULL(strstr(why, "not inferred"));
+}
+
+/* A 9 ft table through a wide lens (k1 -0.19), the balls seen up to 26
+ * degrees off the vertical: the blobs of non-cloth pixels measure them 4 %
+ * too wide (a sphere's outline on the cloth is longer away from the
+ * camera's foot) and the table was read as 8 ft. Their outlines fitted as
+ * spheres seen by the posed camera read it right. */
+static void test_table_infer_wide_lens(void)
+{
+    enum { W = 1920, H = 1080 };
+    static const double pos[8][2] = {{1995.23, 1110.10}, {524.35, 433.25}, {2056.41, 1088.70}, {2412.41, 1020.47},
+                                     {2496.99, 822.62},  {2253.93, 224.65}, {94.43, 171.98},   {686.30, 538.19}};
+    static const uint8_t skin[3] = {200, 160, 130}, sleeve[3] = {40, 40, 60};
+    cr_table_t t = cal_t9(), out;
+    cr_camera_setup_t cs;
+    cr_camera_t cam;
+    cr_render_params_t rp;
+    cr_renderer_t *r = NULL;
+    cr_render_ball_t balls[8];
+    cr_render_scene_t sc;
+    cr_calib_params_t p;
+    cr_calib_result_t res;
+    cr_calib_image_t im;
+    uint8_t *img = malloc((size_t)W * H * 3);
+    char why[256];
+    int k;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(img);
+    cr_camera_setup_defaults(&cs, W, H);
+    cs.tilt_deg = 2.3585, cs.tilt_azimuth_deg = 192.7394, cs.offset_x_mm = -134.7723, cs.offset_y_mm = -211.66;
+    cs.yaw_deg = -1.1296, cs.height_mm = 2621.8494, cs.k1 = -0.19116;
+    CU_ASSERT_EQUAL_FATAL(cr_camera_build(&cs, &t, &cam), 0);
+    cr_render_params_defaults(&rp, &t);
+    CU_ASSERT_EQUAL_FATAL(cr_render_cloth_rgb((cr_cloth_preset_t)0, rp.cloth_rgb), 0);
+    rp.seed = 3526191040441710315ull;
+    CU_ASSERT_EQUAL_FATAL(cr_renderer_create(&cam, &t, &rp, &r), 0);
+    memset(&sc, 0, sizeof sc);
+    for (k = 0; k < 8; k++) {
+        memset(&balls[k], 0, sizeof balls[k]);
+        balls[k].id = k, balls[k].x_mm = pos[k][0], balls[k].y_mm = pos[k][1];
+        balls[k].q[0] = 1.0, balls[k].visible = true;
+    }
+    sc.balls = balls, sc.n_balls = 8;
+    sc.cue.present = true;
+    sc.cue.tip_x_mm = pos[0][0] - 30.0, sc.cue.tip_y_mm = pos[0][1], sc.cue.tip_z_mm = CR_BALL_RADIUS_MM;
+    sc.cue.dir_deg = 31.9251, sc.cue.elevation_deg = 8.0;
+    CU_ASSERT_EQUAL_FATAL(cr_render_arm_from_cue(&sc.cue, skin, sleeve, false, &sc.arm), 0);
+    CU_ASSERT_EQUAL_FATAL(cr_render_frame(r, &sc, 1, 0, img, 3 * W, NULL), 0);
+    cr_renderer_destroy(r);
+    im.rgb = img, im.width = W, im.height = H, im.stride = 3 * W;
+    cr_calib_params_defaults(&p);
+    CU_ASSERT_EQUAL_FATAL(cr_calib_detect(&im, &t, &p, &res), CR_CALIB_OK);
+    free(img);
+    CU_ASSERT(res.n_balls_sized >= 2);
+    CU_ASSERT(fabs(res.ball_size_mm / (2.0 * CR_BALL_RADIUS_MM) - 1.0) < 0.035);
+    CU_ASSERT_EQUAL_FATAL(cr_calib_table_infer(&res, &t, &out, why, sizeof why), CR_CALIB_OK);
+    if (fabs(out.width_mm - t.width_mm) > 0.5)
+        fprintf(stderr, "\ncalib: wide lens: table inferred: %s\n", why);
+    CU_ASSERT_DOUBLE_EQUAL(out.width_mm, t.width_mm, 0.5);
 }
 
 /* ---- the head end from a rack ------------------------------------------------------- */
@@ -1157,6 +1225,7 @@ int cr_test_register_calib(void)
         !CU_add_test(det, "camera from a rendered view", test_camera_rendered) ||
         !CU_add_test(det, "score graphic over a rail", test_score_graphic) ||
         !CU_add_test(det, "table size from the balls", test_table_infer) ||
+        !CU_add_test(det, "table size through a wide lens, off the vertical", test_table_infer_wide_lens) ||
         !CU_add_test(det, "table size from a rack", test_table_from_rack) ||
         !CU_add_test(det, "head end from a rack", test_head_from_rack) ||
         !CU_add_test(det, "head end kept without a rack", test_head_no_rack) ||

@@ -1130,6 +1130,44 @@ static bool cr_rgb_at(const cr_calib_image_t *img, const double *lin, double u, 
 
 #define CR_SPHERE_RAYS 48
 
+/* Solves in place the n x n system held in the first n columns of the n
+ * rows of a (cols to a row) for each right-hand side in the columns after
+ * them (Gauss-Jordan, partial pivots): each row ends as the identity's, its
+ * solutions in those columns. False (a changed) when the system is
+ * singular. */
+static bool cr_solve_rows(double *a, int n, int cols)
+{
+    int j, k, c;
+
+    for (j = 0; j < n; j++) {
+        int piv = j;
+        double d;
+
+        for (k = j + 1; k < n; k++)
+            if (fabs(a[k * cols + j]) > fabs(a[piv * cols + j]))
+                piv = k;
+        if (!(fabs(a[piv * cols + j]) >= 1e-12))
+            return false;
+        for (c = 0; c < cols; c++) {
+            double t = a[j * cols + c];
+
+            a[j * cols + c] = a[piv * cols + c], a[piv * cols + c] = t;
+        }
+        d = a[j * cols + j];
+        for (c = j; c < cols; c++)
+            a[j * cols + c] /= d;
+        for (k = 0; k < n; k++) {
+            double f = a[k * cols + j];
+
+            if (k == j || f == 0.0)
+                continue;
+            for (c = j; c < cols; c++)
+                a[k * cols + c] -= f * a[j * cols + c];
+        }
+    }
+    return true;
+}
+
 /* Distance from p to the line through c along the unit vector d. */
 static double cr_ray_dist(const double p[3], const double c[3], const double d[3])
 {
@@ -1191,10 +1229,9 @@ static bool cr_limb_fit(const double *rr, const double (*pr)[3], int np, double 
                     V[j][c] += bas[i][j] * pr[i][c];
             }
         }
-        /* solve M coef = V (Gauss-Jordan, partial pivots), the three channels at once */
+        /* a, b, k, c of the three channels at once */
         {
             double A[NB][NB + 3];
-            bool ok = true;
 
             for (j = 0; j < NB; j++) {
                 for (q = 0; q < NB; q++)
@@ -1202,31 +1239,7 @@ static bool cr_limb_fit(const double *rr, const double (*pr)[3], int np, double 
                 for (c = 0; c < 3; c++)
                     A[j][NB + c] = V[j][c];
             }
-            for (j = 0; j < NB && ok; j++) {
-                int piv = j, r2;
-
-                for (r2 = j + 1; r2 < NB; r2++)
-                    if (fabs(A[r2][j]) > fabs(A[piv][j]))
-                        piv = r2;
-                if (!(fabs(A[piv][j]) > 1e-9)) {
-                    ok = false;
-                    break;
-                }
-                for (q = 0; q < NB + 3; q++) {
-                    double tmp = A[j][q];
-
-                    A[j][q] = A[piv][q], A[piv][q] = tmp;
-                }
-                for (r2 = 0; r2 < NB; r2++) {
-                    double f = A[r2][j] / A[j][j];
-
-                    if (r2 == j)
-                        continue;
-                    for (q = j; q < NB + 3; q++)
-                        A[r2][q] -= f * A[j][q];
-                }
-            }
-            if (!ok) {
+            if (!cr_solve_rows(&A[0][0], NB, NB + 3)) {
                 cost[isg][iedge] = HUGE_VAL;
                 continue;
             }
@@ -1235,7 +1248,7 @@ static bool cr_limb_fit(const double *rr, const double (*pr)[3], int np, double 
                     double f = -pr[i][c];
 
                     for (j = 0; j < NB; j++)
-                        f += A[j][NB + c] / A[j][j] * bas[i][j];
+                        f += A[j][NB + c] * bas[i][j];
                     ss += f * f;
                 }
         }
@@ -1341,7 +1354,7 @@ static bool cr_ball_sphere(const cr_calib_image_t *img, const double *lin, const
         wk[k] = 1.0;
     for (it = 0; it < 12; it++) {
         /* Gauss-Newton on (x, y, rho), centre at z = rho: residual dist - rho */
-        double A[3][3] = {{0}}, B[3] = {0}, h = 1e-3, det, sol[3];
+        double A[3][4] = {{0}}, h = 1e-3;
         int i, j;
 
         for (k = 0; k < n; k++) {
@@ -1359,21 +1372,13 @@ static bool cr_ball_sphere(const cr_calib_image_t *img, const double *lin, const
             for (i = 0; i < 3; i++) {
                 for (j = 0; j < 3; j++)
                     A[i][j] += wk[k] * J[i] * J[j];
-                B[i] -= wk[k] * J[i] * f0;
+                A[i][3] -= wk[k] * J[i] * f0;
             }
         }
-        det = A[0][0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) - A[0][1] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
-              A[0][2] * (A[1][0] * A[2][1] - A[1][1] * A[2][0]);
-        if (!(fabs(det) > 1e-18))
+        if (!cr_solve_rows(&A[0][0], 3, 4))
             return false;
-        sol[0] = (B[0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) - A[0][1] * (B[1] * A[2][2] - A[1][2] * B[2]) +
-                  A[0][2] * (B[1] * A[2][1] - A[1][1] * B[2])) / det;
-        sol[1] = (A[0][0] * (B[1] * A[2][2] - A[1][2] * B[2]) - B[0] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
-                  A[0][2] * (A[1][0] * B[2] - B[1] * A[2][0])) / det;
-        sol[2] = (A[0][0] * (A[1][1] * B[2] - B[1] * A[2][1]) - A[0][1] * (A[1][0] * B[2] - B[1] * A[2][0]) +
-                  B[0] * (A[1][0] * A[2][1] - A[1][1] * A[2][0])) / det;
         for (i = 0; i < 3; i++)
-            p[i] += sol[i];
+            p[i] += A[i][3];
         if (!(p[2] > 5.0 && p[2] < 100.0))
             return false;
         /* Tukey weights at a scale shrinking to a tenth of the radius */

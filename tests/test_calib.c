@@ -339,6 +339,43 @@ static void test_outline_on_the_noses(void)
     CU_ASSERT_EQUAL(n_nose[1], 0);
 }
 
+/* Renders the W x H frame of eight balls at pos (table mm, ids 0-7) on t,
+ * with the cue's tip 30 mm behind the cue ball (dir_deg, 8 degrees up) and
+ * the arm holding it, under rp through cam, as calib_bench draws its
+ * scenes; NULL on failure (caller frees). */
+static uint8_t *cal_render_scene(const cr_camera_t *cam, const cr_table_t *t, const cr_render_params_t *rp,
+                                 const double pos[8][2], double dir_deg, int W, int H)
+{
+    static const uint8_t skin[3] = {200, 160, 130}, sleeve[3] = {40, 40, 60};
+    cr_renderer_t *r = NULL;
+    cr_render_ball_t balls[8];
+    cr_render_scene_t sc;
+    uint8_t *img = malloc((size_t)W * H * 3);
+    int k;
+
+    if (!img || cr_renderer_create(cam, t, rp, &r) != 0) {
+        free(img);
+        return NULL;
+    }
+    memset(&sc, 0, sizeof sc);
+    for (k = 0; k < 8; k++) {
+        memset(&balls[k], 0, sizeof balls[k]);
+        balls[k].id = k, balls[k].x_mm = pos[k][0], balls[k].y_mm = pos[k][1];
+        balls[k].q[0] = 1.0, balls[k].visible = true;
+    }
+    sc.balls = balls, sc.n_balls = 8;
+    sc.cue.present = true;
+    sc.cue.tip_x_mm = pos[0][0] - 30.0, sc.cue.tip_y_mm = pos[0][1], sc.cue.tip_z_mm = CR_BALL_RADIUS_MM;
+    sc.cue.dir_deg = dir_deg, sc.cue.elevation_deg = 8.0;
+    if (cr_render_arm_from_cue(&sc.cue, skin, sleeve, false, &sc.arm) != 0 ||
+        cr_render_frame(r, &sc, 1, 0, img, 3 * W, NULL) != 0) {
+        free(img);
+        img = NULL;
+    }
+    cr_renderer_destroy(r);
+    return img;
+}
+
 /* A strong barrel lens (k1 -0.19), both lamps low over the head end, a
  * sleeve over the head-left corner: the top cushion's nose, lit from beside
  * near the head, shows a faint edge whose brightest rise lies 1-3 mm off the
@@ -354,22 +391,17 @@ static void test_noses_lit_from_beside(void)
     static const double lamps[2][5] = {{378.1, 689.2, 1210.9, 144.0, 0.841}, {431.6, 534.3, 1272.0, 224.1, 1.353}};
     static const double pos[8][2] = {{1551.1, 858.9}, {414.3, 340.9}, {1598.4, 842.5}, {1873.5, 790.3},
                                      {1938.9, 638.9}, {1751.0, 181.3}, {82.1, 141.0},  {539.5, 421.2}};
-    static const uint8_t skin[3] = {200, 160, 130}, sleeve[3] = {40, 40, 60};
     cr_table_t t;
     cr_camera_setup_t cs;
     cr_camera_t cam;
     cr_render_params_t rp;
-    cr_renderer_t *r = NULL;
-    cr_render_ball_t balls[8];
-    cr_render_scene_t sc;
     cr_calib_params_t p;
     cr_calib_result_t res;
     cr_calib_image_t im;
-    uint8_t *img = malloc((size_t)W * H * 3);
+    uint8_t *img;
     double worst, k1_true;
     int k;
 
-    CU_ASSERT_PTR_NOT_NULL_FATAL(img);
     cr_table_init(&t, 1981.2, 990.6);
     cr_camera_setup_defaults(&cs, W, H);
     cs.tilt_deg = 2.36, cs.tilt_azimuth_deg = 192.74, cs.offset_x_mm = -29.4, cs.offset_y_mm = -187.8;
@@ -386,20 +418,8 @@ static void test_noses_lit_from_beside(void)
     }
     rp.ambient = 0.316, rp.exposure = 0.853, rp.vignetting = 0.204, rp.lens_blur_px = 1.10, rp.noise_sigma = 1.67;
     rp.cloth_noise = 0.82, rp.shadow_strength = 0.84, rp.seed = 3526191040441710315ull;
-    CU_ASSERT_EQUAL_FATAL(cr_renderer_create(&cam, &t, &rp, &r), 0);
-    memset(&sc, 0, sizeof sc);
-    for (k = 0; k < 8; k++) {
-        memset(&balls[k], 0, sizeof balls[k]);
-        balls[k].id = k, balls[k].x_mm = pos[k][0], balls[k].y_mm = pos[k][1];
-        balls[k].q[0] = 1.0, balls[k].visible = true;
-    }
-    sc.balls = balls, sc.n_balls = 8;
-    sc.cue.present = true;
-    sc.cue.tip_x_mm = pos[0][0] - 30.0, sc.cue.tip_y_mm = pos[0][1], sc.cue.tip_z_mm = CR_BALL_RADIUS_MM;
-    sc.cue.dir_deg = 31.9, sc.cue.elevation_deg = 8.0;
-    CU_ASSERT_EQUAL_FATAL(cr_render_arm_from_cue(&sc.cue, skin, sleeve, false, &sc.arm), 0);
-    CU_ASSERT_EQUAL_FATAL(cr_render_frame(r, &sc, 1, 0, img, 3 * W, NULL), 0);
-    cr_renderer_destroy(r);
+    img = cal_render_scene(&cam, &t, &rp, pos, 31.9, W, H);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(img);
     im.rgb = img, im.width = W, im.height = H, im.stride = 3 * W;
     cr_calib_params_defaults(&p);
     CU_ASSERT_EQUAL_FATAL(cr_calib_detect(&im, &t, &p, &res), CR_CALIB_OK);
@@ -725,22 +745,16 @@ static void test_table_infer_wide_lens(void)
     enum { W = 1920, H = 1080 };
     static const double pos[8][2] = {{1995.23, 1110.10}, {524.35, 433.25}, {2056.41, 1088.70}, {2412.41, 1020.47},
                                      {2496.99, 822.62},  {2253.93, 224.65}, {94.43, 171.98},   {686.30, 538.19}};
-    static const uint8_t skin[3] = {200, 160, 130}, sleeve[3] = {40, 40, 60};
     cr_table_t t = cal_t9(), out;
     cr_camera_setup_t cs;
     cr_camera_t cam;
     cr_render_params_t rp;
-    cr_renderer_t *r = NULL;
-    cr_render_ball_t balls[8];
-    cr_render_scene_t sc;
     cr_calib_params_t p;
     cr_calib_result_t res;
     cr_calib_image_t im;
-    uint8_t *img = malloc((size_t)W * H * 3);
+    uint8_t *img;
     char why[256];
-    int k;
 
-    CU_ASSERT_PTR_NOT_NULL_FATAL(img);
     cr_camera_setup_defaults(&cs, W, H);
     cs.tilt_deg = 2.3585, cs.tilt_azimuth_deg = 192.7394, cs.offset_x_mm = -134.7723, cs.offset_y_mm = -211.66;
     cs.yaw_deg = -1.1296, cs.height_mm = 2621.8494, cs.k1 = -0.19116;
@@ -748,20 +762,8 @@ static void test_table_infer_wide_lens(void)
     cr_render_params_defaults(&rp, &t);
     CU_ASSERT_EQUAL_FATAL(cr_render_cloth_rgb((cr_cloth_preset_t)0, rp.cloth_rgb), 0);
     rp.seed = 3526191040441710315ull;
-    CU_ASSERT_EQUAL_FATAL(cr_renderer_create(&cam, &t, &rp, &r), 0);
-    memset(&sc, 0, sizeof sc);
-    for (k = 0; k < 8; k++) {
-        memset(&balls[k], 0, sizeof balls[k]);
-        balls[k].id = k, balls[k].x_mm = pos[k][0], balls[k].y_mm = pos[k][1];
-        balls[k].q[0] = 1.0, balls[k].visible = true;
-    }
-    sc.balls = balls, sc.n_balls = 8;
-    sc.cue.present = true;
-    sc.cue.tip_x_mm = pos[0][0] - 30.0, sc.cue.tip_y_mm = pos[0][1], sc.cue.tip_z_mm = CR_BALL_RADIUS_MM;
-    sc.cue.dir_deg = 31.9251, sc.cue.elevation_deg = 8.0;
-    CU_ASSERT_EQUAL_FATAL(cr_render_arm_from_cue(&sc.cue, skin, sleeve, false, &sc.arm), 0);
-    CU_ASSERT_EQUAL_FATAL(cr_render_frame(r, &sc, 1, 0, img, 3 * W, NULL), 0);
-    cr_renderer_destroy(r);
+    img = cal_render_scene(&cam, &t, &rp, pos, 31.9251, W, H);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(img);
     im.rgb = img, im.width = W, im.height = H, im.stride = 3 * W;
     cr_calib_params_defaults(&p);
     CU_ASSERT_EQUAL_FATAL(cr_calib_detect(&im, &t, &p, &res), CR_CALIB_OK);

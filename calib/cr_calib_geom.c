@@ -624,7 +624,7 @@ int cr_calib_table_infer(const cr_calib_result_t *res, const cr_table_t *t, cr_t
     } else if (sized) {
         /* the spheres the outlines give: no parallax or perspective left */
         width = t->width_mm * 2.0 * CR_BALL_RADIUS_MM / res->ball_size_mm;
-        snprintf(what, sizeof what, "%d balls measure %.1f mm across (their outlines as spheres seen by the camera)",
+        snprintf(what, sizeof what, "%d balls, their outlines fitted as spheres, measure %.1f mm across",
                  res->n_balls_sized, res->ball_size_mm);
     } else {
         width = t->width_mm * 2.0 * CR_BALL_RADIUS_MM / (res->ball_diameter_mm / par);

@@ -666,8 +666,6 @@ static int make_dir(const char *dir)
     return -1;
 }
 
-/* A review begun again from the start: the head end is the other image
- * side (head_check); *again says so, with what decided it in why. */
 /* Set by SIGINT or SIGTERM: the review ends at the next frame. */
 static volatile sig_atomic_t review_stop;
 
@@ -677,6 +675,8 @@ static void review_on_signal(int sig)
     review_stop = 1;
 }
 
+/* A review begun again from the start: the head end is the other image
+ * side (head_check); *again says so, with what decided it in why. */
 static int review_run(const review_opts_t *o, bool *again, bool *again_right, char *why, size_t whylen)
 {
     review_t rv;

@@ -1291,18 +1291,27 @@ static bool cr_ball_sphere(const cr_calib_image_t *img, const double *lin, const
     for (k = 0; k < CR_SPHERE_RAYS; k++) {
         const double a = 2.0 * 3.14159265358979323846 * k / CR_SPHERE_RAYS, ca = cos(a), sa = sin(a), step = 0.25;
         const double r0 = 0.6 * rp, r1 = 1.5 * rp;
-        double g[128], best = 0.0, e;
-        int m = (int)((r1 - r0) / step), i, ib = -1;
+        /* the profile in linear light, sampled once: sample j at r0 + (j - 12) step,
+         * from 3 px inside the search to 2.5 px beyond it (the limb's window) */
+        enum { LIMB_IN = 12, LIMB_N = 23 };
+        double prof[128 + LIMB_N][3], g[128], rr[LIMB_N], pr[LIMB_N][3], best = 0.0, e;
+        bool ok[128 + LIMB_N];
+        int m = (int)((r1 - r0) / step), i, ib = -1, np = 0;
 
         if (m > 128)
             m = 128;
+        for (i = 0; i < m + LIMB_N - 1; i++) {
+            const double r = r0 + (i - LIMB_IN) * step;
+
+            ok[i] = cr_rgb_at(img, lin, cu + r * ca, cv + r * sa, prof[i]);
+        }
         /* the colour difference across one pixel of the ray, at r0 + i step */
         for (i = 0; i < m; i++) {
-            double r = r0 + i * step, c0[3], c1[3], x, y, z;
+            const double *c0 = prof[i + LIMB_IN - 2], *c1 = prof[i + LIMB_IN + 2];
+            double x, y, z;
 
             g[i] = 0.0;
-            if (!cr_rgb_at(img, lin, cu + (r - 0.5) * ca, cv + (r - 0.5) * sa, c0) ||
-                !cr_rgb_at(img, lin, cu + (r + 0.5) * ca, cv + (r + 0.5) * sa, c1))
+            if (!ok[i + LIMB_IN - 2] || !ok[i + LIMB_IN + 2])
                 continue;
             x = c1[0] - c0[0], y = c1[1] - c0[1], z = c1[2] - c0[2];
             g[i] = sqrt(x * x + y * y + z * z);
@@ -1313,21 +1322,18 @@ static bool cr_ball_sphere(const cr_calib_image_t *img, const double *lin, const
             continue;
         /* the silhouette where the profile around that edge is best told by
          * a lit sphere's limb beside flat cloth */
-        {
-            double rr[64], pr[64][3];
-            int np = 0;
+        for (i = 0; i < LIMB_N; i++) {
+            const double r = r0 + ib * step - 3.0 + i * step;
 
-            for (i = 0; i < 64; i++) {
-                double r = r0 + ib * step - 3.0 + i * step;
-
-                if (r > r0 + ib * step + 2.5)
-                    break;
-                if (cr_rgb_at(img, lin, cu + r * ca, cv + r * sa, pr[np]))
-                    rr[np++] = r;
+            if (r > r0 + ib * step + 2.5)
+                break;
+            if (ok[ib + i]) {
+                rr[np] = r;
+                memcpy(pr[np++], prof[ib + i], sizeof prof[ib + i]);
             }
-            if (!cr_limb_fit(rr, pr, np, r0 + ib * step, &e))
-                continue;
         }
+        if (!cr_limb_fit(rr, (const double(*)[3])pr, np, r0 + ib * step, &e))
+            continue;
         if (!cr_camera_ray(cam, cu + e * ca, cv + e * sa, dir[n]))
             continue;
         {
@@ -1419,7 +1425,7 @@ static void cr_measure_balls(cr_calib_ctx_t *cx, const cr_table_t *t, const cr_c
     const bool spheres = p->size_balls && res->camera_source != CR_CALIB_CAMERA_NONE;
     double lin[256]; /* sRGB levels to linear light, 0..255 */
 
-    for (k = 0; k < 256; k++) {
+    for (k = 0; spheres && k < 256; k++) {
         double x = k / 255.0;
 
         lin[k] = 255.0 * (x <= 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4));

@@ -6,6 +6,7 @@
 #ifndef CR_CLI_H
 #define CR_CLI_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -65,6 +66,23 @@ bool cr_cli_ruling_text(const cr_event_t *ev, const cr_cli_last_stroke_t *last, 
 
 /* "mm:ss.s" for a media time in seconds. */
 void cr_cli_clock_text(double t, char out[32]);
+
+/* A long command stopped by a signal: SIGTERM, and SIGINT (Ctrl-C) where it
+ * was not ignored when the command began (a job put in the background by a
+ * shell without job control is not Ctrl-C's). The first such signal sets
+ * cr_cli_stopped, which the command reads at its next step to end cleanly;
+ * a second ends the process at once, as by default. */
+typedef struct {
+    struct sigaction old_int, old_term;
+} cr_cli_stop_t;
+
+extern volatile sig_atomic_t cr_cli_stopped;
+
+/* Clears cr_cli_stopped and catches the signals; the old handlers in s. */
+void cr_cli_stop_catch(cr_cli_stop_t *s);
+
+/* Puts back the handlers cr_cli_stop_catch() found. */
+void cr_cli_stop_release(const cr_cli_stop_t *s);
 
 /* Prints "cueref: " and the message to stderr. */
 void cr_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -17,7 +17,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -666,15 +665,6 @@ static int make_dir(const char *dir)
     return -1;
 }
 
-/* Set by SIGINT or SIGTERM: the review ends at the next frame. */
-static volatile sig_atomic_t review_stop;
-
-static void review_on_signal(int sig)
-{
-    (void)sig;
-    review_stop = 1;
-}
-
 /* A review begun again from the start: the head end is the other image
  * side (head_check); *again says so, with what decided it in why. */
 static int review_run(const review_opts_t *o, bool *again, bool *again_right, char *why, size_t whylen)
@@ -717,7 +707,7 @@ static int review_run(const review_opts_t *o, bool *again, bool *again_right, ch
         goto done;
     cr_frame_source_params_defaults(&sp);
     sp.format = CR_VIDEO_I420;
-    sp.stop = &review_stop;
+    sp.stop = &cr_cli_stopped;
     if (cr_frame_source_open(o->input, &sp, &rv.src, err, sizeof(err)) != CR_OK) {
         cr_cli_error("review: %s", err);
         goto done;
@@ -877,7 +867,7 @@ static int review_run(const review_opts_t *o, bool *again, bool *again_right, ch
     } while (st == 1);
     if (st < 0)
         broken = true;
-    else if (review_stop)
+    else if (cr_cli_stopped)
         stopped = true;
     if (finish(&rv) != 0)
         goto done;
@@ -1063,29 +1053,18 @@ int cr_cmd_review(int argc, char **argv)
     {
         bool again = false, right = false;
         char why[256] = "";
-        struct sigaction sa, old_int, old_term;
+        cr_cli_stop_t stop;
         int rc;
 
-        /* stopped by a signal, the review keeps what it has seen (SIGINT
-         * only where it was not ignored: a job put in the background by a
-         * shell without job control is not Ctrl-C's) */
-        memset(&sa, 0, sizeof(sa));
-        sa.sa_handler = review_on_signal;
-        sigemptyset(&sa.sa_mask);
-        sa.sa_flags = SA_RESETHAND;
-        review_stop = 0;
-        sigaction(SIGTERM, &sa, &old_term);
-        sigaction(SIGINT, NULL, &old_int);
-        if (old_int.sa_handler != SIG_IGN)
-            sigaction(SIGINT, &sa, NULL);
+        /* stopped by a signal, the review keeps what it has seen */
+        cr_cli_stop_catch(&stop);
         rc = review_run(&o, &again, &right, why, sizeof(why));
-        if (again && !review_stop) { /* the head end is the other side: everything turned end for end */
+        if (again && !cr_cli_stopped) { /* the head end is the other side: everything turned end for end */
             o.head = right ? "right" : "left";
             o.head_why = why;
             rc = review_run(&o, &again, &right, why, sizeof(why));
         }
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGTERM, &old_term, NULL);
+        cr_cli_stop_release(&stop);
         return rc;
     }
 }

@@ -2,7 +2,9 @@
  * cmd_sim.c - `cueref sim SCENARIO.json | --random N [--seed S] -o DIR`:
  * simulates and films shots with exact ground truth (SPEC §4): DIR/clip.mp4,
  * DIR/truth.jsonl, DIR/positions.csv, DIR/calib.json. Every file is written
- * under a temporary name and renamed when complete; on failure none is left.
+ * under a temporary name and renamed when complete; on failure none is left,
+ * nor when stopped by SIGINT (Ctrl-C) or SIGTERM: filming stops at the next
+ * frame or event and the temporaries go.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -39,6 +41,8 @@ static int on_event(void *user, const cr_event_t *ev)
 {
     sim_out_t *o = user;
 
+    if (cr_cli_stopped)
+        return 1;
     o->n_events++;
     return cr_jsonl_writer_write(o->truth, ev) == CR_OK ? 0 : 1;
 }
@@ -49,6 +53,8 @@ static int on_frame(void *user, int index, double t, const uint8_t *rgb, int str
     sim_out_t *o = user;
     int i;
 
+    if (cr_cli_stopped)
+        return 1;
     for (i = 0; i < CR_NUM_BALLS; i++) {
         if (!balls[i].in_play)
             continue;
@@ -181,6 +187,7 @@ int cr_cmd_sim(int argc, char **argv)
     char *end;
     int c, rc = CR_EXIT_FAIL, st, fd;
     struct timespec t0, t1;
+    cr_cli_stop_t stop;
 
     memset(&o, 0, sizeof(o));
     optind = 1;
@@ -334,14 +341,21 @@ int cr_cmd_sim(int argc, char **argv)
     sink.on_frame = on_frame;
     sink.user = &o;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    cr_cli_stop_catch(&stop);
     if (random_n > 0) {
         cr_player_init(&player, scn->game, &scn->table, (int)random_n, scn->seed);
         st = cr_simulate_run(scn, &so, cr_player_next, &player, &sink, err, sizeof(err));
     } else {
         st = cr_simulate_run(scn, &so, cr_simulate_scenario_shots, scn, &sink, err, sizeof(err));
     }
+    cr_cli_stop_release(&stop);
     if (o.progress)
         fputc('\n', stderr);
+    if (cr_cli_stopped) {
+        cr_cli_error("sim: stopped after %d frames (%.1f s); nothing written to %s", o.n_frames,
+                     o.n_frames / scn->fps, out_dir);
+        goto done;
+    }
     if (st != CR_OK) {
         cr_cli_error("sim: %s", err[0] ? err : cr_status_str(st));
         goto done;

@@ -43,6 +43,35 @@ void cr_cli_error(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
+volatile sig_atomic_t cr_cli_stopped;
+
+static void cr_cli_on_signal(int sig)
+{
+    (void)sig;
+    cr_cli_stopped = 1;
+}
+
+void cr_cli_stop_catch(cr_cli_stop_t *s)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = cr_cli_on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND;
+    cr_cli_stopped = 0;
+    sigaction(SIGTERM, &sa, &s->old_term);
+    sigaction(SIGINT, NULL, &s->old_int);
+    if (s->old_int.sa_handler != SIG_IGN)
+        sigaction(SIGINT, &sa, NULL);
+}
+
+void cr_cli_stop_release(const cr_cli_stop_t *s)
+{
+    sigaction(SIGINT, &s->old_int, NULL);
+    sigaction(SIGTERM, &s->old_term, NULL);
+}
+
 static void usage(FILE *f)
 {
     size_t i;

@@ -281,6 +281,21 @@ if tail -n 1 "$tmp/rvs/events.jsonl" | grep -q '"code":"interrupted"'; then pass
 if [ -s "$tmp/rvs/report.md" ] && [ -z "$(ls "$tmp"/rvs/*.tmp* 2>/dev/null)" ]; then pass=$((pass + 1)); else
   fail=$((fail + 1)); echo "FAIL: a stopped review: no report, or temporary files left"; ls -la "$tmp/rvs"; fi
 check "stopped review's events read back" 0 "$cueref" judge "$tmp/rvs/events.jsonl"
+# a film stopped by a signal leaves nothing in its folder (every file is written under a
+# temporary name), says so and exits 1 at once
+"$cueref" sim --random 40 --seed 5 --size 640x360 --fps 30 -o "$tmp/sst" >"$tmp/out" 2>"$tmp/err" &
+spid=$!
+for _ in $(seq 300); do
+  [ -n "$(ls "$tmp"/sst/clip.mp4.tmp-* 2>/dev/null)" ] && [ -s "$(ls "$tmp"/sst/clip.mp4.tmp-* | head -1)" ] && break
+  sleep 0.1
+done
+t0=$(date +%s)
+kill -TERM "$spid"
+rc=0; wait "$spid" || rc=$?
+t1=$(date +%s)
+if [ "$rc" -eq 1 ] && [ $((t1 - t0)) -le 8 ] && [ -z "$(ls -A "$tmp/sst")" ]; then pass=$((pass + 1)); else
+  fail=$((fail + 1)); echo "FAIL: a film stopped by SIGTERM: exit $rc after $((t1 - t0)) s (want 1, within 8 s), left:"; ls -la "$tmp/sst"; cat "$tmp/err"; fi
+expect_grep "stopped film says so" "$tmp/err" "sim: stopped after .* frames"
 
 # the head end decided by a rack seen after the first frame: a 9-ball game won on its
 # break (the cue ball and the 9 alone), a new rack, its break. Filmed with the head on the

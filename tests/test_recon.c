@@ -4002,6 +4002,60 @@ static void test_cushion_just_after_a_collision(void)
     }
 }
 
+/* A cue ball running along a cushion a hair off it cuts a ball that sits
+ * beyond it, further out, and the blow sends it into the cushion at once:
+ * the cushion comes within a frame of the collision, inside the same kink.
+ * A blow changes the velocity along the line of centres alone; the part of
+ * the change across it is the cushion's. (It used to be missed; at 120 fps
+ * the kink is placed frames after the blow and is still missed.) */
+static void test_cushion_within_a_kink(void)
+{
+    static rcase_t c;
+    static const struct {
+        double fps, gap, off, speed; /* the cue ball's gap to the cushion, the 1's offset out, mm/s */
+    } cases[3] = {{30.0, 2.0, 40.0, 1100.0}, {60.0, 2.0, 36.0, 1000.0}, {60.0, 3.0, 44.0, 1400.0}};
+    const double h = 1.5 * 3.14159265358979323846 / 180.0; /* closing in on the cushion at 1.5 degrees */
+
+    for (int q = 0; q < 3; q++) {
+        setup_t s;
+        const cr_event_t *tk = NULL, *tc;
+        int found = 0, extra = 0;
+
+        memset(&s, 0, sizeof(s));
+        s.fps = cases[q].fps;
+        s.balls[0] = (cr_ball_pos_t){0, 700.0, 28.575 + cases[q].gap + 450.0 * tan(h)};
+        s.balls[1] = (cr_ball_pos_t){1, 1200.0, 28.575 + cases[q].gap + cases[q].off};
+        s.n = 2;
+        s.speed = cases[q].speed;
+        s.heading_deg = -1.5;
+        s.seed = 211 + (uint64_t)q;
+        CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+        tc = first_cue_contact(c.truth, c.nt, NULL);
+        tk = find(c.truth, c.nt, CR_EV_CUSHION, 0, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(tc);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(tk);
+        CU_ASSERT(tk->rail == CR_RAIL_LEFT && tk->t > tc->t && tk->t - tc->t < 1.0 / s.fps); /* the set-up */
+        for (int j = 0; j < c.ng; j++) {
+            bool match = false;
+
+            if (c.got[j].type != CR_EV_CUSHION || c.got[j].ball != 0)
+                continue;
+            for (int k = 0; k < c.nt; k++)
+                if (c.truth[k].type == CR_EV_CUSHION && c.truth[k].ball == 0 && c.truth[k].rail == c.got[j].rail &&
+                    fabs(c.got[j].t - c.truth[k].t) <= 1.0 / s.fps)
+                    match = true;
+            found += match && c.got[j].rail == tk->rail && fabs(c.got[j].t - tk->t) <= 1.0 / s.fps;
+            extra += !match;
+        }
+        CU_ASSERT_EQUAL(found, 1);
+        CU_ASSERT_EQUAL(extra, 0);
+        if (found != 1 || extra)
+            printf("\n  case %d (%g fps): the cue ball's cushion at %.4f (collision %.4f) found %d times, %d cushions "
+                   "not in the truth",
+                   q, s.fps, tk->t, tc->t, found, extra);
+    }
+}
+
 /* A cue ball frozen to an object ball and struck into it (with follow, so
  * that it goes on) sets it moving at the stroke: the two start together
  * (the cue ball's onset measured up to 1.5 frames late: it gave nearly all
@@ -4162,6 +4216,7 @@ int cr_test_register_recon(void)
     if (!s || !CU_add_test(s, "api", test_api) || !CU_add_test(s, "straight pot 60/30 fps", test_straight_pot) ||
         !CU_add_test(s, "cut into a cushion", test_cut_cushion) ||
         !CU_add_test(s, "a cushion just after a collision (30 fps)", test_cushion_just_after_a_collision) ||
+        !CU_add_test(s, "a cushion within a collision's kink (30/60 fps)", test_cushion_within_a_kink) ||
         !CU_add_test(s, "a ball frozen to the cue ball is not moving at the stroke", test_frozen_to_the_cue_ball) ||
         !CU_add_test(s, "a stun shot into a frozen ball", test_stun_into_a_frozen_ball) ||
         !CU_add_test(s, "close first contact", test_close_first_contact) || !CU_add_test(s, "scratch", test_scratch) ||

@@ -498,6 +498,7 @@ static void fit_ball(cr_recon_t *rc, int i, long from, long to, seg_t *s)
 /* ------------------------------------------------------------ events */
 
 static int cmp_event_t(const void *pa, const void *pb);
+static void queue_event_sorted(cr_recon_t *rc, const cr_event_t *ev);
 
 static int queue_event(cr_recon_t *rc, const cr_event_t *ev)
 {
@@ -4077,6 +4078,95 @@ static void bounce_after_blow(cr_recon_t *rc, const change_t *c, int k, double t
     }
 }
 
+/* Ball c->ball, moving, kinked by a blow from k at tc: a ball's blow
+ * changes its velocity along the line of centres alone, away from k (the
+ * throw of the balls' friction is a few degrees). When the change has a
+ * part the blow cannot give, a cushion the ball was within a frame of gave
+ * it: the change is a push along the line of centres and one along the
+ * cushion's normal, off it, both not negative, and that off the cushion
+ * large (over a fifth of the speed, and 30 mm/s). The contact: where the
+ * path before, or after the blow, reaches R from the nose, within a frame
+ * of tc. Not at a pocket's jaws, nor where the two directions are near
+ * parallel (a blow straight into the cushion: the parts cannot be told). */
+static void cushion_in_kink(cr_recon_t *rc, const change_t *c, int k, double tc)
+{
+    double px, py, hx, hy, n[2], l, vb[2], dv[2], sp;
+    int r;
+
+    if (c->kind != CH_KINK || c->before.rest)
+        return;
+    seg_eval(&c->before, tc, &px, &py);
+    ball_pos_at(rc, k, tc, &hx, &hy);
+    n[0] = px - hx;
+    n[1] = py - hy;
+    l = hypot(n[0], n[1]);
+    if (!(l > 0))
+        return;
+    n[0] /= l;
+    n[1] /= l;
+    seg_vel(&c->before, tc, &vb[0], &vb[1]);
+    dv[0] = c->vout[0] - vb[0];
+    dv[1] = c->vout[1] - vb[1];
+    sp = fmax(hypot(vb[0], vb[1]), hypot(c->vout[0], c->vout[1]));
+    for (r = 0; r < CR_RAIL_COUNT; r++) {
+        double m[2], det, al, kk, d = cush_dist(rc, r, px, py), vm[2], vin, t;
+
+        if (fabs(d - rail_dist(rc, r, px, py)) > 1e-6 || d > rc->R + rc->p.contact_tol_mm + sp * rc->dt)
+            continue;
+        rail_normal(r, &m[0], &m[1]);
+        det = n[0] * m[1] - n[1] * m[0];
+        if (fabs(det) < 0.3)
+            continue;
+        al = (dv[0] * m[1] - dv[1] * m[0]) / det;
+        kk = (n[0] * dv[1] - n[1] * dv[0]) / det;
+        if (!(kk > 0.2 * sp && kk > 30.0 && al > -0.1 * sp))
+            continue;
+        /* into the cushion before the blow, or sent into it by the blow */
+        vin = vb[0] * m[0] + vb[1] * m[1];
+        vm[0] = vb[0] + fmax(al, 0.0) * n[0];
+        vm[1] = vb[1] + fmax(al, 0.0) * n[1];
+        if (vin < 0 && d <= rc->R)
+            t = tc - (rc->R - d) / -vin; /* it was there first */
+        else if (vm[0] * m[0] + vm[1] * m[1] < 0)
+            t = tc + fmax(0.0, d - rc->R) / -(vm[0] * m[0] + vm[1] * m[1]);
+        else
+            continue;
+        t = fmin(fmax(t, tc - rc->dt), tc + rc->dt);
+        {
+            /* the same contact found from the distances to the nose, but
+             * more than a frame from the blow (a V fitted across the blow's
+             * kink too, which bends it): timed here */
+            int q, qi = -1;
+
+            for (q = 0; q < rc->nbatch + rc->nq && qi < 0; q++) {
+                const cr_event_t *f = q < rc->nbatch ? &rc->batch[q] : &rc->q[q - rc->nbatch];
+
+                if (f->type == CR_EV_CUSHION && f->ball == c->ball && f->rail == (cr_rail_t)r &&
+                    fabs(f->t - t) < 4.0 * rc->dt)
+                    qi = q;
+            }
+            if (qi < 0) {
+                emit_cushion(rc, c->ball, (cr_rail_t)r, t, px, py);
+            } else if (fabs((qi < rc->nbatch ? rc->batch[qi].t : rc->q[qi - rc->nbatch].t) - tc) <= rc->dt) {
+                /* found within the frame of the blow: kept */
+            } else if (qi < rc->nbatch) {
+                rc->batch[qi].t = t; /* the batch is put in order when queued */
+                rc->b[c->ball].t_cush[r] = t;
+            } else {
+                /* queued: taken out and put back in time order */
+                cr_event_t e = rc->q[qi - rc->nbatch];
+
+                memmove(&rc->q[qi - rc->nbatch], &rc->q[qi - rc->nbatch + 1],
+                        sizeof(rc->q[0]) * (size_t)(rc->nq - (qi - rc->nbatch) - 1));
+                rc->nq--;
+                e.t = t;
+                queue_event_sorted(rc, &e);
+                rc->b[c->ball].t_cush[r] = t;
+            }
+        }
+    }
+}
+
 /* An onset that a collision already emitted explains (the other ball's
  * kink came first). A ball resting near a cushion that leaves it the other
  * way than the blow sent it has bounced off that cushion in between. */
@@ -4343,6 +4433,8 @@ static bool explain_collision(cr_recon_t *rc, change_t *c, bool allow_pending)
         emit_collision(rc, a, b, best_t, conf);
         if (c->kind == CH_ONSET)
             bounce_after_blow(rc, c, best_k, best_t);
+        else
+            cushion_in_kink(rc, c, best_k, best_t);
     }
     c->done = true;
     return true;

@@ -71,6 +71,7 @@
 #define ROLL_MIN 5      /* ... and how many before the measure is used */
 #define ROLL_SLACK 1.5  /* a rolling ball slows by at most this much more than measured */
 #define RB_WAIT 4       /* rebound checks that may wait for a striker's kink at once */
+#define VEE_BIAS_MM 0.5 /* how far a cushion V's vertex may lie off R (vee_vertex()) */
 
 enum { OB_NONE = 0, OB_SEEN, OB_HIDDEN, OB_GONE };
 enum { B_ABSENT = 0, B_REST, B_MOVING, B_GONE, B_LOST };
@@ -2941,6 +2942,20 @@ static bool vee_at_R(const cr_recon_t *rc, double h, double se_h, const double s
            (point ? sl[1] > -2.0 * se_sl[1] : sl[1] > 3.0 * se_sl[1]);
 }
 
+/* The distance to the nose at which a V of a ball's measured distances
+ * turns at a cushion contact: R, moved toward the free vertex h by up to
+ * VEE_BIAS_MM. A ball's measured centre near a cushion is off by a few
+ * tenths of a millimetre (the shade under the nose beside its outline, the
+ * light falling on it from the table's side): measured on the review's
+ * films, 0.4-0.8 mm toward the cushion for moving balls within 8 mm of it
+ * at 1080p60. Held at R, a V turns where the biased distances reach R,
+ * early by bias / normal speed: a frame or more for a ball coming in at
+ * 20-40 mm/s. */
+static double vee_vertex(const cr_recon_t *rc, double h)
+{
+    return isfinite(h) ? rc->R + fmin(fmax(h - rc->R, -VEE_BIAS_MM), VEE_BIAS_MM) : rc->R;
+}
+
 /* When ball i touched rail r near t_near: its distance to the nose line,
  * before and after, against time, is two lines that meet at distance R
  * (the normal velocity reverses there, the reflection). Fits a V with a
@@ -2981,7 +2996,9 @@ static double rail_contact_time(cr_recon_t *rc, int i, int r, long a, double t_n
     vee_fit(ts, ds, n, t0, t1, sigma_mm, 2, &h, &se_h, sl, se_sl);
     *sig_ok = vee_at_R(rc, h, se_h, sl, se_sl, false);
     /* the time: the V through R itself (the vertex is R; its time is
-     * better fixed with that known than with the vertex free) */
+     * better fixed with that known than with the vertex free); on the
+     * nose, give or take what a ball's measured centre near it is off
+     * (below) */
     tb = vee_through(ts, ds, n, t0, t1, rc->R, &best);
     for (g = 0; !nose && g < 2; g++) {
         /* in a pocket's mouth: the piece the ball met is the one nearest
@@ -3020,6 +3037,15 @@ static double rail_contact_time(cr_recon_t *rc, int i, int r, long a, double t_n
             if (beside)
                 *beside = true;
         }
+    }
+    if (*sig_ok && nose && !at_point) {
+        /* timed by the V whose vertex may lie a little off R (vee_vertex():
+         * the measured centres near a cushion lean toward it); the tests
+         * above keep the V through R itself (a roll beside the cushion
+         * would draw a V to its own height) */
+        double sse2;
+
+        tb = vee_through(ts, ds, n, t0, t1, vee_vertex(rc, h), &sse2);
     }
     if (*sig_ok) {
         /* where the ball was at tb, carried on from the last sample before

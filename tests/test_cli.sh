@@ -20,6 +20,14 @@ check() { # name, expected exit code, command...
     fail=$((fail + 1)); echo "FAIL: $name: exit $rc, want $want"; sed 's/^/  stderr: /' "$tmp/err" | head -5
   fi
 }
+stop_job() { # pid: SIGTERM to a background job, then its exit code in rc and the seconds it took in secs
+  local t0
+  t0=$(date +%s)
+  kill -TERM "$1"
+  rc=0
+  wait "$1" || rc=$?
+  secs=$(($(date +%s) - t0))
+}
 expect_grep() { # name, file, pattern
   if grep -q -- "$3" "$2"; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: $1: '$3' not in $2"; head -5 "$2" | sed 's/^/  /'
@@ -268,12 +276,9 @@ for _ in $(seq 300); do
   grep -qs '"type":"stroke"' "$tmp"/rvs/events.jsonl.tmp-* && break
   sleep 0.1
 done
-t0=$(date +%s)
-kill -TERM "$rpid"
-rc=0; wait "$rpid" || rc=$?
-t1=$(date +%s)
-if [ "$rc" -eq 1 ] && [ $((t1 - t0)) -le 8 ]; then pass=$((pass + 1)); else
-  fail=$((fail + 1)); echo "FAIL: a review stopped by SIGTERM: exit $rc after $((t1 - t0)) s (want 1, within 8 s)"; cat "$tmp/err"; fi
+stop_job "$rpid"
+if [ "$rc" -eq 1 ] && [ "$secs" -le 8 ]; then pass=$((pass + 1)); else
+  fail=$((fail + 1)); echo "FAIL: a review stopped by SIGTERM: exit $rc after $secs s (want 1, within 8 s)"; cat "$tmp/err"; fi
 expect_grep "stopped review says where" "$tmp/err" "stopped after"
 expect_grep "stopped review keeps the stroke" "$tmp/rvs/events.jsonl" '"type":"stroke"'
 if tail -n 1 "$tmp/rvs/events.jsonl" | grep -q '"code":"interrupted"'; then pass=$((pass + 1)); else
@@ -289,12 +294,9 @@ for _ in $(seq 300); do
   [ -n "$(ls "$tmp"/sst/clip.mp4.tmp-* 2>/dev/null)" ] && [ -s "$(ls "$tmp"/sst/clip.mp4.tmp-* | head -1)" ] && break
   sleep 0.1
 done
-t0=$(date +%s)
-kill -TERM "$spid"
-rc=0; wait "$spid" || rc=$?
-t1=$(date +%s)
-if [ "$rc" -eq 1 ] && [ $((t1 - t0)) -le 8 ] && [ -z "$(ls -A "$tmp/sst")" ]; then pass=$((pass + 1)); else
-  fail=$((fail + 1)); echo "FAIL: a film stopped by SIGTERM: exit $rc after $((t1 - t0)) s (want 1, within 8 s), left:"; ls -la "$tmp/sst"; cat "$tmp/err"; fi
+stop_job "$spid"
+if [ "$rc" -eq 1 ] && [ "$secs" -le 8 ] && [ -z "$(ls -A "$tmp/sst")" ]; then pass=$((pass + 1)); else
+  fail=$((fail + 1)); echo "FAIL: a film stopped by SIGTERM: exit $rc after $secs s (want 1, within 8 s), left:"; ls -la "$tmp/sst"; cat "$tmp/err"; fi
 expect_grep "stopped film says so" "$tmp/err" "sim: stopped after .* frames"
 
 # the head end decided by a rack seen after the first frame: a 9-ball game won on its

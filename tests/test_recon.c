@@ -4009,6 +4009,24 @@ static void test_same_name_twice(void)
 }
 
 /* Bad arguments and still balls: nothing invented. */
+/* Of the cue ball's reported cushion contacts: how many are tk (its rail,
+ * within a frame), and how many match no truth cushion of the cue ball. */
+static void cue_cushions_found(const rcase_t *c, const cr_event_t *tk, double fps, int *found, int *extra)
+{
+    for (int j = 0; j < c->ng; j++) {
+        bool match = false;
+
+        if (c->got[j].type != CR_EV_CUSHION || c->got[j].ball != 0)
+            continue;
+        for (int k = 0; k < c->nt; k++)
+            if (c->truth[k].type == CR_EV_CUSHION && c->truth[k].ball == 0 && c->truth[k].rail == c->got[j].rail &&
+                fabs(c->got[j].t - c->truth[k].t) <= 1.0 / fps)
+                match = true;
+        *found += match && c->got[j].rail == tk->rail && fabs(c->got[j].t - tk->t) <= 1.0 / fps;
+        *extra += !match;
+    }
+}
+
 /* At 30 fps, a cue ball cut off an object ball that rests a centimetre or
  * so from a cushion reaches the cushion itself 0.3 to 2.3 frames after the
  * collision: its path turns twice within a few samples, and the sample
@@ -4042,18 +4060,7 @@ static void test_cushion_just_after_a_collision(void)
         CU_ASSERT_PTR_NOT_NULL_FATAL(tc);
         CU_ASSERT_PTR_NOT_NULL_FATAL(tk);
         CU_ASSERT(tk->t - tc->t < 2.5 / s.fps); /* the set-up: the cushion soon after */
-        for (int j = 0; j < c.ng; j++) {
-            bool match = false;
-
-            if (c.got[j].type != CR_EV_CUSHION || c.got[j].ball != 0)
-                continue;
-            for (int k = 0; k < c.nt; k++)
-                if (c.truth[k].type == CR_EV_CUSHION && c.truth[k].ball == 0 && c.truth[k].rail == c.got[j].rail &&
-                    fabs(c.got[j].t - c.truth[k].t) <= 1.0 / s.fps)
-                    match = true;
-            found += match && c.got[j].rail == tk->rail && fabs(c.got[j].t - tk->t) <= 1.0 / s.fps;
-            extra += !match;
-        }
+        cue_cushions_found(&c, tk, s.fps, &found, &extra);
         CU_ASSERT_EQUAL(found, 1);
         CU_ASSERT_EQUAL(extra, 0);
         if (found != 1 || extra)
@@ -4095,18 +4102,7 @@ static void test_cushion_within_a_kink(void)
         CU_ASSERT_PTR_NOT_NULL_FATAL(tc);
         CU_ASSERT_PTR_NOT_NULL_FATAL(tk);
         CU_ASSERT(tk->rail == CR_RAIL_LEFT && tk->t > tc->t && tk->t - tc->t < 1.0 / s.fps); /* the set-up */
-        for (int j = 0; j < c.ng; j++) {
-            bool match = false;
-
-            if (c.got[j].type != CR_EV_CUSHION || c.got[j].ball != 0)
-                continue;
-            for (int k = 0; k < c.nt; k++)
-                if (c.truth[k].type == CR_EV_CUSHION && c.truth[k].ball == 0 && c.truth[k].rail == c.got[j].rail &&
-                    fabs(c.got[j].t - c.truth[k].t) <= 1.0 / s.fps)
-                    match = true;
-            found += match && c.got[j].rail == tk->rail && fabs(c.got[j].t - tk->t) <= 1.0 / s.fps;
-            extra += !match;
-        }
+        cue_cushions_found(&c, tk, s.fps, &found, &extra);
         CU_ASSERT_EQUAL(found, 1);
         CU_ASSERT_EQUAL(extra, 0);
         if (found != 1 || extra)

@@ -477,9 +477,13 @@ static void test_off_table(void)
  * again before the shot ends, it left. */
 static void test_lost_at_cushion_comes_back(void)
 {
-    static const double gone_s[2] = {0.6, 30.0};
+    /* 2.3 s: longer than a lost ball is otherwise waited on (LOST_GIVE_S),
+     * the cue ball still rolling (720p30 clip 08's break: the 8, blurred
+     * past finding for 2.2 s after a cushion at speed, was called off the
+     * table just before it was seen again) */
+    static const double gone_s[3] = {0.6, 30.0, 2.3};
 
-    for (int q = 0; q < 2; q++) {
+    for (int q = 0; q < 3; q++) {
         static rcase_t c;
         setup_t s;
         const cr_event_t *tc, *gc, *go;
@@ -496,8 +500,15 @@ static void test_lost_at_cushion_comes_back(void)
         CU_ASSERT_PTR_NOT_NULL_FATAL(gc);
         CU_ASSERT_DOUBLE_EQUAL(gc->t, tc->t, 2.0 / 60.0);
         go = find(c.got, c.ng, CR_EV_OFF_TABLE, 1, NULL);
-        if (q == 0) {
+        if (getenv("OFF_DEBUG")) {
+            printf("\n q %d t_rest %.3f cushion %.3f:", q, c.t_rest, tc->t);
+            for (int k = 0; k < c.ng; k++)
+                printf(" [%d b%d %.3f]", c.got[k].type, c.got[k].ball, c.got[k].t);
+        }
+        if (q != 1) {
             CU_ASSERT_PTR_NULL(go);
+            if (q == 2)
+                CU_ASSERT(c.t_rest > tc->t + gone_s[q] + 0.5); /* the set-up: the cue ball still rolls */
         } else {
             CU_ASSERT_PTR_NOT_NULL_FATAL(go);
             CU_ASSERT_DOUBLE_EQUAL(go->t, tc->t, 2.0 / 60.0);

@@ -147,6 +147,7 @@ typedef struct {
      * others have settled with it not seen again (off_shot: its shot) */
     bool off_on;
     double off_t;
+    double off_v;           /* ... its speed when it met the cushion, mm/s */
     int off_shot;
     double t_gone;          /* when it was pocketed or left the table */
     double t_brush;         /* at rest: when a moving ball last passed within reach of it
@@ -2467,6 +2468,20 @@ static void settle_blow(cr_recon_t *rc, int i)
         drop_lost(rc, i);
 }
 
+/* How long a ball lost over a cushion is waited on at most while other
+ * balls still roll: as long as it could itself still be rolling on the
+ * bed, unseen (a fast ball blurred past finding, a break's), from its speed
+ * at the cushion and the cloth's rolling resistance (measured, else
+ * BLOW_DEC); LOST_GIVE_S at least. A ball taken off the table that is on
+ * it is a false foul; one taken late only delays the call, which the
+ * shot's ruling waits for anyway. */
+static double off_give_s(const cr_recon_t *rc, const rball_t *b)
+{
+    double dec = isfinite(rc->roll_med) && rc->roll_med > 0 ? rc->roll_med : BLOW_DEC;
+
+    return fmax(LOST_GIVE_S, b->off_v / dec);
+}
+
 /* Ball i, lost over a cushion (vanish()), was not seen again while the
  * others settled: it left the table there. */
 static void settle_off(cr_recon_t *rc, int i)
@@ -2708,6 +2723,7 @@ static void vanish(cr_recon_t *rc, int i, long a)
         }
         b->off_on = true;
         b->off_t = t_hit;
+        b->off_v = hypot(vx, vy);
         b->off_shot = rc->active ? rc->shot : ev_shot_for_contact(rc);
         b->lost_pk = -1;
         b->lost_blow = false;
@@ -5965,8 +5981,11 @@ static void analyse(cr_recon_t *rc, long a)
                 m.t0 = f->t;
                 push_seg(b, &m);
             } else if (b->off_on && f->t > b->t_lost + OFF_WAIT_S &&
-                       (others_settled(rc, i) || f->t - b->t_lost > LOST_GIVE_S)) {
+                       (others_settled(rc, i) || f->t - b->t_lost > off_give_s(rc, b))) {
                 settle_off(rc, i);
+            } else if (b->off_on) {
+                /* over a cushion: off the table once the others settle, or
+                 * when it could no longer be rolling unseen (above) */
             } else if (b->lost_blow) {
                 /* decided when the others rest (maybe_rest()) */
             } else if (b->lost_pk >= 0 && lost_course_met(rc, i, a, false)) {

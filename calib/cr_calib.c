@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cr_calib.h"
+#include "cr_calib_internal.h"
 
 const char *cr_calib_strerror(int status)
 {
@@ -1130,44 +1131,6 @@ static bool cr_rgb_at(const cr_calib_image_t *img, const double *lin, double u, 
 
 #define CR_SPHERE_RAYS 48
 
-/* Solves in place the n x n system held in the first n columns of the n
- * rows of a (cols to a row) for each right-hand side in the columns after
- * them (Gauss-Jordan, partial pivots): each row ends as the identity's, its
- * solutions in those columns. False (a changed) when the system is
- * singular. */
-static bool cr_solve_rows(double *a, int n, int cols)
-{
-    int j, k, c;
-
-    for (j = 0; j < n; j++) {
-        int piv = j;
-        double d;
-
-        for (k = j + 1; k < n; k++)
-            if (fabs(a[k * cols + j]) > fabs(a[piv * cols + j]))
-                piv = k;
-        if (!(fabs(a[piv * cols + j]) >= 1e-12))
-            return false;
-        for (c = 0; c < cols; c++) {
-            double t = a[j * cols + c];
-
-            a[j * cols + c] = a[piv * cols + c], a[piv * cols + c] = t;
-        }
-        d = a[j * cols + j];
-        for (c = j; c < cols; c++)
-            a[j * cols + c] /= d;
-        for (k = 0; k < n; k++) {
-            double f = a[k * cols + j];
-
-            if (k == j || f == 0.0)
-                continue;
-            for (c = j; c < cols; c++)
-                a[k * cols + c] -= f * a[j * cols + c];
-        }
-    }
-    return true;
-}
-
 /* Distance from p to the line through c along the unit vector d. */
 static double cr_ray_dist(const double p[3], const double c[3], const double d[3])
 {
@@ -1239,7 +1202,7 @@ static bool cr_limb_fit(const double *rr, const double (*pr)[3], int np, double 
                 for (c = 0; c < 3; c++)
                     A[j][NB + c] = V[j][c];
             }
-            if (!cr_solve_rows(&A[0][0], NB, NB + 3)) {
+            if (!cr_calib_solve_rows(&A[0][0], NB, NB + 3)) {
                 cost[isg][iedge] = HUGE_VAL;
                 continue;
             }
@@ -1381,7 +1344,7 @@ static bool cr_ball_sphere(const cr_calib_image_t *img, const double *lin, const
                 A[i][3] -= wk[k] * J[i] * f0;
             }
         }
-        if (!cr_solve_rows(&A[0][0], 3, 4))
+        if (!cr_calib_solve_rows(&A[0][0], 3, 4))
             return false;
         for (i = 0; i < 3; i++)
             p[i] += A[i][3];

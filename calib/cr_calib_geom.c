@@ -1,6 +1,7 @@
 /*
  * cr_calib_geom.c - small dense geometry for the calibration: the
- * four-point homography (8x8 Gauss-Jordan with partial pivoting), its
+ * Gauss-Jordan solve the calibration's small systems share, the
+ * four-point homography, its
  * inverse, and point mapping; the posed camera fitted to the homography and
  * the diamond sights (Levenberg-Marquardt); the table size from the balls.
  * Pure functions, no allocation.
@@ -10,38 +11,43 @@
 #include <string.h>
 
 #include "cr_calib.h"
+#include "cr_calib_internal.h"
 
-static bool cr_calib_solve8(double a[8][9])
+/* Solves in place the n x n system held in the first n columns of the n
+ * rows of a (cols to a row) for each right-hand side in the columns after
+ * them (Gauss-Jordan, partial pivots): each row ends as the identity's, its
+ * solutions in those columns. False (a changed) when the system is
+ * singular. */
+bool cr_calib_solve_rows(double *a, int n, int cols)
 {
-    int i, j, k;
+    int j, k, c;
 
-    for (i = 0; i < 8; i++) {
-        int piv = i;
+    for (j = 0; j < n; j++) {
+        int piv = j;
+        double d;
 
-        for (j = i + 1; j < 8; j++)
-            if (fabs(a[j][i]) > fabs(a[piv][i]))
-                piv = j;
-        if (fabs(a[piv][i]) < 1e-12)
+        for (k = j + 1; k < n; k++)
+            if (fabs(a[k * cols + j]) > fabs(a[piv * cols + j]))
+                piv = k;
+        if (!(fabs(a[piv * cols + j]) >= 1e-12))
             return false;
-        if (piv != i)
-            for (k = 0; k < 9; k++) {
-                double tmp = a[i][k];
+        for (c = 0; c < cols; c++) {
+            double t = a[j * cols + c];
 
-                a[i][k] = a[piv][k];
-                a[piv][k] = tmp;
-            }
-        for (j = 0; j < 8; j++) {
-            double f;
+            a[j * cols + c] = a[piv * cols + c], a[piv * cols + c] = t;
+        }
+        d = a[j * cols + j];
+        for (c = j; c < cols; c++)
+            a[j * cols + c] /= d;
+        for (k = 0; k < n; k++) {
+            double f = a[k * cols + j];
 
-            if (j == i)
+            if (k == j || f == 0.0)
                 continue;
-            f = a[j][i] / a[i][i];
-            for (k = i; k < 9; k++)
-                a[j][k] -= f * a[i][k];
+            for (c = j; c < cols; c++)
+                a[k * cols + c] -= f * a[j * cols + c];
         }
     }
-    for (i = 0; i < 8; i++)
-        a[i][8] /= a[i][i];
     return true;
 }
 
@@ -77,7 +83,7 @@ bool cr_calib_homography4(const double src[4][2], const double dst[4][2], double
         for (k = 0; k < 9; k++)
             a[2 * i][k] = r0[k], a[2 * i + 1][k] = r1[k];
     }
-    if (!cr_calib_solve8(a))
+    if (!cr_calib_solve_rows(&a[0][0], 8, 9))
         return false;
     for (i = 0; i < 8; i++)
         g[i] = a[i][8];

@@ -376,6 +376,25 @@ static uint8_t *cal_render_scene(const cr_camera_t *cam, const cr_table_t *t, co
     return img;
 }
 
+/* cal_render_scene() found by cr_calib_detect() with the default
+ * parameters: its status, or -1 when the scene could not be rendered. */
+static int cal_detect_scene(const cr_camera_t *cam, const cr_table_t *t, const cr_render_params_t *rp,
+                            const double pos[8][2], double dir_deg, int W, int H, cr_calib_result_t *res)
+{
+    uint8_t *img = cal_render_scene(cam, t, rp, pos, dir_deg, W, H);
+    cr_calib_image_t im;
+    cr_calib_params_t p;
+    int st;
+
+    if (!img)
+        return -1;
+    im.rgb = img, im.width = W, im.height = H, im.stride = 3 * W;
+    cr_calib_params_defaults(&p);
+    st = cr_calib_detect(&im, t, &p, res);
+    free(img);
+    return st;
+}
+
 /* A strong barrel lens (k1 -0.19), both lamps low over the head end, a
  * sleeve over the head-left corner: the top cushion's nose, lit from beside
  * near the head, shows a faint edge whose brightest rise lies 1-3 mm off the
@@ -395,10 +414,7 @@ static void test_noses_lit_from_beside(void)
     cr_camera_setup_t cs;
     cr_camera_t cam;
     cr_render_params_t rp;
-    cr_calib_params_t p;
     cr_calib_result_t res;
-    cr_calib_image_t im;
-    uint8_t *img;
     double worst, k1_true;
     int k;
 
@@ -418,12 +434,7 @@ static void test_noses_lit_from_beside(void)
     }
     rp.ambient = 0.316, rp.exposure = 0.853, rp.vignetting = 0.204, rp.lens_blur_px = 1.10, rp.noise_sigma = 1.67;
     rp.cloth_noise = 0.82, rp.shadow_strength = 0.84, rp.seed = 3526191040441710315ull;
-    img = cal_render_scene(&cam, &t, &rp, pos, 31.9, W, H);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(img);
-    im.rgb = img, im.width = W, im.height = H, im.stride = 3 * W;
-    cr_calib_params_defaults(&p);
-    CU_ASSERT_EQUAL_FATAL(cr_calib_detect(&im, &t, &p, &res), CR_CALIB_OK);
-    free(img);
+    CU_ASSERT_EQUAL_FATAL(cal_detect_scene(&cam, &t, &rp, pos, 31.9, W, H, &res), CR_CALIB_OK);
     worst = cal_corner_err(&res, &cam, &t);
     k1_true = cam.k1 * (W / cam.fx) * (W / cam.fx); /* the calibration's k1 is on coordinates over the width */
     if (worst > 1.2 || fabs(res.k1 - k1_true) > 0.015 * fabs(k1_true))
@@ -749,10 +760,7 @@ static void test_table_infer_wide_lens(void)
     cr_camera_setup_t cs;
     cr_camera_t cam;
     cr_render_params_t rp;
-    cr_calib_params_t p;
     cr_calib_result_t res;
-    cr_calib_image_t im;
-    uint8_t *img;
     char why[256];
 
     cr_camera_setup_defaults(&cs, W, H);
@@ -762,12 +770,7 @@ static void test_table_infer_wide_lens(void)
     cr_render_params_defaults(&rp, &t);
     CU_ASSERT_EQUAL_FATAL(cr_render_cloth_rgb((cr_cloth_preset_t)0, rp.cloth_rgb), 0);
     rp.seed = 3526191040441710315ull;
-    img = cal_render_scene(&cam, &t, &rp, pos, 31.9251, W, H);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(img);
-    im.rgb = img, im.width = W, im.height = H, im.stride = 3 * W;
-    cr_calib_params_defaults(&p);
-    CU_ASSERT_EQUAL_FATAL(cr_calib_detect(&im, &t, &p, &res), CR_CALIB_OK);
-    free(img);
+    CU_ASSERT_EQUAL_FATAL(cal_detect_scene(&cam, &t, &rp, pos, 31.9251, W, H, &res), CR_CALIB_OK);
     CU_ASSERT(res.n_balls_sized >= 2);
     CU_ASSERT(fabs(res.ball_size_mm / (2.0 * CR_BALL_RADIUS_MM) - 1.0) < 0.035);
     CU_ASSERT_EQUAL_FATAL(cr_calib_table_infer(&res, &t, &out, why, sizeof why), CR_CALIB_OK);

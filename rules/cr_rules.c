@@ -865,7 +865,8 @@ static void start_shot(cr_judge_t *j, const cr_event_t *ev)
 {
     cr_shot_t *s = &j->s;
     const cr_table_t *t = &j->p.table;
-    int i, id, n_seen = 0;
+    int i, id, n_seen = 0, n_unknown = 0, n_unlisted = 0;
+    bool keep;
 
     memset(s, 0, sizeof(*s));
     for (i = 0; i < CR_NUM_BALLS; i++)
@@ -893,18 +894,28 @@ static void start_shot(cr_judge_t *j, const cr_event_t *ev)
 
     for (i = 0; i < ev->n_balls; i++) {
         id = ev->balls[i].id;
-        if (id < 0 || id >= CR_NUM_BALLS)
+        if (id < 0 || id >= CR_NUM_BALLS) {
+            n_unknown++;
             continue;
+        }
         s->has_pos[id] = true;
         s->pos[id].x = ev->balls[i].x;
         s->pos[id].y = ev->balls[i].y;
         s->frozen[id] |= ev->balls[i].frozen_rails;
         n_seen++;
     }
-    /* The stroke lists the balls on the table: believe it over the state. */
+    /* The stroke lists the balls on the table: believe it over the state,
+     * except that balls it lists unidentified may be the ones of the state
+     * it does not name: when they are enough to be all of those, those stay
+     * on the table (the 1 of a 9-ball rack, yellow like the 9, may stay
+     * unnamed until it shows its whole side). */
+    for (i = 0; i < CR_NUM_BALLS; i++)
+        if (j->on_table[i] && !s->has_pos[i])
+            n_unlisted++;
+    keep = n_unknown > 0 && n_unlisted <= n_unknown;
     for (i = 0; i < CR_NUM_BALLS; i++) {
         if (n_seen > 0)
-            j->on_table[i] = s->has_pos[i];
+            j->on_table[i] = s->has_pos[i] || (keep && j->on_table[i]);
         s->on_table[i] = j->on_table[i];
         s->frozen[i] |= j->frozen_decl[i];
         j->frozen_decl[i] = 0;

@@ -30,6 +30,7 @@ static const struct {
     {"detect", cr_test_register_detect},
     {"track", cr_test_register_track},
     {"recon", cr_test_register_recon},
+    {"early", cr_test_register_early},
 };
 
 int main(int argc, char **argv)

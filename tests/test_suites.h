@@ -19,5 +19,6 @@ int cr_test_register_highlight(void);
 int cr_test_register_detect(void);
 int cr_test_register_track(void);
 int cr_test_register_recon(void);
+int cr_test_register_early(void);
 
 #endif

@@ -2529,6 +2529,40 @@ static void smooth(const cr_tracker_t *tr, const obs_t *o, int n, int ic, double
     *y = o[ic].y;
 }
 
+int cr_tracker_peek(const cr_tracker_t *tr, cr_ball_frame_t *out)
+{
+    const fr_t *fr;
+
+    if (!tr || !out || tr->pushed == 0 || tr->pushed <= tr->first)
+        return 0;
+    fr = &tr->ring[(tr->pushed - 1) % (uint64_t)tr->cap];
+    out->t = fr->t;
+    out->frame = fr->frame;
+    out->n = 0;
+    for (int i = 0; i < fr->n && out->n < CR_VISION_MAX_DETECTIONS; i++) {
+        const ent_t *e = &fr->e[i];
+        const trk_t *t = &tr->trk[e->slot];
+        cr_ball_obs_t *b;
+
+        if (t->number < 0 || t->state == SLOT_FREE)
+            continue;
+        b = &out->balls[out->n++];
+        memset(b, 0, sizeof(*b));
+        b->track = t->number;
+        b->id = (t->id >= 0 && t->margin >= tr->p.id_margin) ? t->id : -1;
+        b->id_conf = (float)(t->id >= 0 ? 1.0 / (1.0 + exp(-t->margin)) : 0.0);
+        b->status = (cr_ball_status_t)e->status;
+        b->blurred = e->blurred;
+        b->sigma_mm = e->sigma;
+        b->x = b->raw_x = e->x;
+        b->y = b->raw_y = e->y;
+        b->vx = e->vx;
+        b->vy = e->vy;
+        b->has_raw = e->seen;
+    }
+    return 1;
+}
+
 int cr_tracker_pop(cr_tracker_t *tr, cr_ball_frame_t *out)
 {
     fr_t *fr;

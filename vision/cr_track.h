@@ -248,6 +248,14 @@ void cr_tracker_flush(cr_tracker_t *tr);
  * increasing track number; an id appears at most once per frame. */
 int cr_tracker_pop(cr_tracker_t *tr, cr_ball_frame_t *out);
 
+/* The newest frame pushed, as the tracker sees it now, before its
+ * look-ahead (for calls that cannot wait for it: cr_early.h): every
+ * confirmed track's own detection (has_raw) or held / predicted place, its
+ * filtered velocity, and its id where the id is sure now (margin at least
+ * id_margin, else -1). Nothing is smoothed or repaired yet: a later pop of
+ * the same frame may differ. Returns 1, or 0 when no frame was pushed. */
+int cr_tracker_peek(const cr_tracker_t *tr, cr_ball_frame_t *out);
+
 /* Where the tracker expects its balls at media time t_s (the next frame's,
  * after the last push): every confirmed ball that is not GONE, predicted
  * from its state (rolling, bounced off the cushions) or held where it was

@@ -1,0 +1,244 @@
+/*
+ * test_early.c - the first contact called from the newest frames
+ * (cr_early.h), and the tracker's newest frame it reads (cr_tracker_peek()).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "cr_early.h"
+#include "cr_track.h"
+#include "test_suites.h"
+
+/* ---- synthetic frames: the cue ball (track 0) sent at the 3 (track 1),
+ * a cut: the 3 lies CUT_MM off the cue ball's line. The 1 (track 2) rests
+ * out of the way. Everything seen, with a small noise. */
+
+#define CUT_MM 20.0
+#define SPEED 1500.0 /* mm/s */
+#define T_STROKE 0.5
+
+typedef enum {
+    PLAIN,
+    TWO_MOVE,     /* a second ball leaves its place in the frame the 3 does */
+    HELD_IN_WAY,  /* a ball held hidden beside the cue ball's way */
+    UNNAMED,      /* a ball on the table with no sure id */
+    SIDEWAYS,     /* the 3 moves off across the line of centres (a hand, not a blow) */
+    GRAZED,       /* a ball the cue ball's way passes a hair wide of, on its way (touched?) */
+    LOST_ROLLING, /* a ball far off, lost from sight just before the contact and held rolling */
+} variant_t;
+
+static unsigned noise_state;
+
+static double noise(void)
+{
+    noise_state = noise_state * 1103515245u + 12345u;
+    return ((double)((noise_state >> 8) & 0xffff) / 65535.0 - 0.5) * 0.4; /* +-0.2 mm */
+}
+
+static void put(cr_ball_frame_t *f, int track, int id, double x, double y, cr_ball_status_t st)
+{
+    cr_ball_obs_t *b = &f->balls[f->n++];
+
+    memset(b, 0, sizeof(*b));
+    b->track = track;
+    b->id = id;
+    b->status = st;
+    b->sigma_mm = 0.3;
+    b->has_raw = st == CR_BALL_SEEN;
+    b->x = b->raw_x = x + (st == CR_BALL_SEEN ? noise() : 0.0);
+    b->y = b->raw_y = y + (st == CR_BALL_SEEN ? noise() : 0.0);
+}
+
+/* The true contact time, and the frame at time t. */
+static double contact_time(double R)
+{
+    double along = sqrt(4.0 * R * R - CUT_MM * CUT_MM);
+
+    return T_STROKE + (300.0 - along) / SPEED;
+}
+
+static void make_frame(variant_t v, double R, double t, cr_ball_frame_t *f)
+{
+    const double cx0 = 1000.0, cy = 600.0, bx = 1300.0, by = 600.0 + CUT_MM;
+    double tc = contact_time(R), along = sqrt(4.0 * R * R - CUT_MM * CUT_MM);
+    double ux = along / (2 * R), uy = CUT_MM / (2 * R); /* line of centres, cue ball to the 3 */
+    double x, y;
+
+    f->t = t;
+    f->n = 0;
+    /* the cue ball: rests, rolls at the 3, then on along the tangent line */
+    if (t <= T_STROKE) {
+        x = cx0;
+        y = cy;
+    } else if (t <= tc) {
+        x = cx0 + SPEED * (t - T_STROKE);
+        y = cy;
+    } else {
+        double vt = SPEED * uy; /* what the blow leaves it: the part across the line of centres */
+
+        x = bx - along + vt * (t - tc) * uy;
+        y = cy - vt * (t - tc) * ux;
+    }
+    put(f, 0, 0, x, y, CR_BALL_SEEN);
+    /* the 3 */
+    if (t <= tc) {
+        x = bx;
+        y = by;
+    } else {
+        double vb = SPEED * ux, dx = ux, dy = uy;
+
+        if (v == SIDEWAYS) {
+            dx = -uy;
+            dy = ux;
+        }
+        x = bx + vb * (t - tc) * dx;
+        y = by + vb * (t - tc) * dy;
+    }
+    put(f, 1, 3, x, y, CR_BALL_SEEN);
+    /* the 1, far off; in TWO_MOVE it leaves its place just as the 3 does */
+    x = 2000.0;
+    y = 300.0;
+    if (v == TWO_MOVE && t > tc)
+        x += 900.0 * (t - tc);
+    put(f, 2, 1, x, y, CR_BALL_SEEN);
+    if (v == HELD_IN_WAY)
+        put(f, 3, 5, 1150.0, 600.0 - 2.0 * R - 3.0, CR_BALL_HIDDEN);
+    if (v == UNNAMED)
+        put(f, 3, -1, 600.0, 1000.0, CR_BALL_SEEN);
+    if (v == GRAZED)
+        put(f, 3, 5, 1150.0, 600.0 - 2.0 * R - 3.0, CR_BALL_SEEN);
+    if (v == LOST_ROLLING) {
+        if (t < tc - 0.02)
+            put(f, 3, 5, 1800.0, 1000.0, CR_BALL_SEEN);
+        else
+            put(f, 3, 5, 1800.0 + 400.0 * (t - tc + 0.02), 1000.0, CR_BALL_HIDDEN);
+    }
+}
+
+/* Runs the watcher over 1.5 s of frames. Returns the count of calls; the
+ * first's contact and the time of the frame that made it. */
+static int run_early(variant_t v, double fps, cr_early_contact_t *c, double *t_called)
+{
+    cr_table_t tab;
+    cr_early_t *e = NULL;
+    cr_ball_frame_t f;
+    cr_early_contact_t got;
+    int k, calls = 0;
+
+    cr_table_init(&tab, 2540.0, 1270.0);
+    noise_state = 7u;
+    CU_ASSERT_EQUAL_FATAL(cr_early_create(&tab, NULL, &e), CR_OK);
+    for (k = 0; k < (int)(1.5 * fps); k++) {
+        /* frames off the round times: the contact falls between frames */
+        make_frame(v, tab.ball_radius_mm, (k + 0.37) / fps, &f);
+        f.frame = (uint64_t)k;
+        if (cr_early_push(e, &f, &got) == 1) {
+            if (calls++ == 0) {
+                *c = got;
+                *t_called = f.t;
+            }
+        }
+    }
+    cr_early_destroy(e);
+    return calls;
+}
+
+static void test_plain_first_contact(void)
+{
+    const double fps[] = {60.0, 30.0, 120.0};
+    cr_table_t tab;
+    int i;
+
+    cr_table_init(&tab, 2540.0, 1270.0);
+    for (i = 0; i < 3; i++) {
+        cr_early_contact_t c;
+        double tc = contact_time(tab.ball_radius_mm), t_called = -1;
+
+        CU_ASSERT_EQUAL(run_early(PLAIN, fps[i], &c, &t_called), 1);
+        CU_ASSERT_EQUAL(c.ball, 3);
+        /* timed from the cue ball's way in, within a fifth of a frame */
+        CU_ASSERT_DOUBLE_EQUAL(c.t, tc, 0.2 / fps[i]);
+        /* called two frames after the contact at the most */
+        CU_ASSERT_TRUE(t_called > tc && t_called - tc <= 2.0 / fps[i] + 1e-9);
+        CU_ASSERT_TRUE(c.t_stroke <= T_STROKE + 1e-9 && c.t_stroke > T_STROKE - 1.5 / fps[i]);
+        CU_ASSERT_EQUAL(c.ids, (1u << 0) | (1u << 1) | (1u << 3));
+        CU_ASSERT_EQUAL(c.n_balls, 3);
+    }
+}
+
+static void test_unclear_first_contact_not_called(void)
+{
+    const variant_t v[] = {TWO_MOVE, HELD_IN_WAY, UNNAMED, SIDEWAYS, GRAZED, LOST_ROLLING};
+    int i;
+
+    for (i = 0; i < 6; i++) {
+        cr_early_contact_t c;
+        double t_called;
+
+        CU_ASSERT_EQUAL(run_early(v[i], 60.0, &c, &t_called), 0);
+        if (run_early(v[i], 60.0, &c, &t_called) != 0)
+            fprintf(stderr, "\nvariant %d called the %d at %.4f s\n", (int)v[i], c.ball, c.t);
+    }
+}
+
+/* The tracker's newest frame: this frame's own detection, before the
+ * look-ahead lets the frame out. */
+static void test_tracker_peek(void)
+{
+    cr_table_t tab;
+    cr_track_params_t p;
+    cr_tracker_t *tr = NULL;
+    cr_ball_frame_t *f = calloc(2, sizeof(*f));
+    cr_detection_t d;
+    int k, popped = 0;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    cr_table_init(&tab, 2540.0, 1270.0);
+    cr_track_params_defaults(&p);
+    p.delay_frames = 8;
+    CU_ASSERT_EQUAL_FATAL(cr_tracker_create(&tab, &p, &tr), CR_OK);
+    CU_ASSERT_EQUAL(cr_tracker_peek(tr, f), 0); /* nothing pushed */
+    memset(&d, 0, sizeof(d));
+    d.sigma_mm = 0.5;
+    d.score = 1.0f;
+    d.visible = 1.0f;
+    d.fg_share = 1.0f;
+    d.colour_p[CR_COLOUR_WHITE] = 1.0f;
+    d.white_frac = 1.0f;
+    d.id_p[0] = 1.0f;
+    for (k = 0; k < 30; k++) {
+        d.x = 800.0 + 10.0 * k;
+        d.y = 500.0;
+        CU_ASSERT_EQUAL_FATAL(cr_tracker_push(tr, k / 60.0, (uint64_t)k, &d, 1), CR_OK);
+        while (cr_tracker_pop(tr, &f[1]) == 1)
+            popped++;
+        CU_ASSERT_EQUAL_FATAL(cr_tracker_peek(tr, f), 1);
+        CU_ASSERT_EQUAL(f->frame, (uint64_t)k);
+        CU_ASSERT_DOUBLE_EQUAL(f->t, k / 60.0, 1e-9);
+    }
+    /* the frame popped last is delay_frames behind; the peeked one is this one */
+    CU_ASSERT_EQUAL(popped, 30 - p.delay_frames);
+    CU_ASSERT_EQUAL_FATAL(f->n, 1);
+    CU_ASSERT_TRUE(f->balls[0].has_raw);
+    CU_ASSERT_EQUAL(f->balls[0].status, CR_BALL_SEEN);
+    CU_ASSERT_DOUBLE_EQUAL(f->balls[0].x, 800.0 + 10.0 * 29, 1e-3);
+    CU_ASSERT_EQUAL(f->balls[0].id, 0);
+    cr_tracker_destroy(tr);
+    free(f);
+}
+
+int cr_test_register_early(void)
+{
+    CU_pSuite s = CU_add_suite("early", NULL, NULL);
+
+    if (!s || !CU_add_test(s, "a plain first contact is called within two frames", test_plain_first_contact) ||
+        !CU_add_test(s, "an unclear first contact is left to the reconstruction",
+                     test_unclear_first_contact_not_called) ||
+        !CU_add_test(s, "the tracker's newest frame, before its look-ahead", test_tracker_peek))
+        return -1;
+    return 0;
+}

@@ -1,0 +1,404 @@
+/*
+ * cr_early.c - the cue ball's first contact from the newest frames (see
+ * cr_early.h for what is called and when).
+ */
+#include "cr_early.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EARLY_BALLS 48 /* balls followed at once (tracks on the table, with stale copies) */
+#define EARLY_PATH 256 /* cue ball sightings kept after a stroke */
+
+typedef struct {
+    int track; /* -1: free */
+    bool present;
+    int id;
+    cr_ball_status_t status;
+    double x, y;       /* last position (held, for a hidden ball) */
+    double cx, cy;     /* the cluster of sightings it may be resting in: mean */
+    int cn;            /* its sightings */
+    double ct0;        /* the first of them */
+    bool has_place;    /* it has rested somewhere */
+    double px, py;     /* there */
+    double t_place;    /* the last sighting at its place */
+    int off_run;       /* consecutive sightings off its place, each farther */
+    double off_d;      /* the last one's distance */
+    double off_t[2];   /* the last two such sightings: time */
+    double off_x[2], off_y[2];
+} ball_t;
+
+typedef enum { EARLY_IDLE, EARLY_SHOT } phase_t;
+
+struct cr_early {
+    cr_early_params_t p;
+    double R;
+    ball_t b[EARLY_BALLS];
+    phase_t phase;
+    bool armed;
+    int armed_cue; /* the cue ball's track when armed */
+    /* the shot being watched */
+    int cue_track;
+    double t_stroke;
+    cr_early_contact_t snap; /* the balls at the stroke */
+    int n_held;              /* balls held hidden or unidentified then: where */
+    double held_x[EARLY_BALLS], held_y[EARLY_BALLS];
+    int held_track[EARLY_BALLS];
+    int n_path;
+    double path_t[EARLY_PATH], path_x[EARLY_PATH], path_y[EARLY_PATH];
+};
+
+void cr_early_params_defaults(cr_early_params_t *p)
+{
+    p->rest_s = 0.3;
+    p->rest_mm = 1.5;
+    p->moved_mm = 3.0;
+    p->moved_sigma = 6.0;
+    p->contact_mm = 6.0;
+    p->max_angle_deg = 30.0;
+    p->max_shot_s = 10.0;
+}
+
+int cr_early_create(const cr_table_t *t, const cr_early_params_t *p, cr_early_t **out)
+{
+    cr_early_t *e;
+
+    if (!t || !out || !(t->ball_radius_mm > 0))
+        return CR_ERR_INVALID;
+    if (p && !(p->rest_s > 0 && p->rest_mm > 0 && p->moved_mm > p->rest_mm && p->moved_sigma >= 0 &&
+               p->contact_mm >= 0 && p->max_angle_deg > 0 && p->max_angle_deg < 90 && p->max_shot_s > 0))
+        return CR_ERR_INVALID;
+    e = calloc(1, sizeof(*e));
+    if (!e)
+        return CR_ERR_NOMEM;
+    if (p)
+        e->p = *p;
+    else
+        cr_early_params_defaults(&e->p);
+    e->R = t->ball_radius_mm;
+    for (int i = 0; i < EARLY_BALLS; i++)
+        e->b[i].track = -1;
+    e->phase = EARLY_IDLE;
+    *out = e;
+    return CR_OK;
+}
+
+void cr_early_destroy(cr_early_t *e)
+{
+    free(e);
+}
+
+static ball_t *ball_of(cr_early_t *e, int track)
+{
+    int freei = -1;
+
+    for (int i = 0; i < EARLY_BALLS; i++) {
+        if (e->b[i].track == track)
+            return &e->b[i];
+        if (freei < 0 && e->b[i].track < 0)
+            freei = i;
+    }
+    if (freei < 0)
+        return NULL;
+    memset(&e->b[freei], 0, sizeof(ball_t));
+    e->b[freei].track = track;
+    return &e->b[freei];
+}
+
+static double moved_tol(const cr_early_t *e, const cr_ball_obs_t *o)
+{
+    return fmax(e->p.moved_mm, e->p.moved_sigma * o->sigma_mm);
+}
+
+/* One sighting (or none) of a ball: its cluster, its place, its run off it. */
+static void observe(cr_early_t *e, ball_t *b, const cr_ball_obs_t *o, double t)
+{
+    double d;
+
+    b->present = true;
+    b->id = o->id;
+    b->status = o->status;
+    b->x = o->x;
+    b->y = o->y;
+    if (o->status != CR_BALL_SEEN || !o->has_raw)
+        return;
+    if (b->cn > 0 && hypot(o->x - b->cx, o->y - b->cy) <= e->p.rest_mm) {
+        b->cn++;
+        b->cx += (o->x - b->cx) / b->cn;
+        b->cy += (o->y - b->cy) / b->cn;
+    } else {
+        b->cn = 1;
+        b->cx = o->x;
+        b->cy = o->y;
+        b->ct0 = t;
+    }
+    if (b->cn >= 3 && t - b->ct0 >= e->p.rest_s) {
+        b->has_place = true;
+        b->px = b->cx;
+        b->py = b->cy;
+    }
+    if (!b->has_place)
+        return;
+    d = hypot(o->x - b->px, o->y - b->py);
+    if (d > moved_tol(e, o) && (b->off_run == 0 || d > b->off_d)) {
+        b->off_run++;
+        b->off_d = d;
+        b->off_t[0] = b->off_t[1];
+        b->off_x[0] = b->off_x[1];
+        b->off_y[0] = b->off_y[1];
+        b->off_t[1] = t;
+        b->off_x[1] = o->x;
+        b->off_y[1] = o->y;
+    } else if (d > moved_tol(e, o)) {
+        b->off_run = -1; /* off its place but not going away: not a struck ball's start */
+        b->off_d = d;
+    } else {
+        b->off_run = 0;
+        b->t_place = t;
+    }
+}
+
+/* A ball seen now, at its place. */
+static bool at_place(const cr_early_t *e, const ball_t *b, const cr_ball_obs_t *o)
+{
+    return b->has_place && b->off_run == 0 && hypot(o->x - b->px, o->y - b->py) <= moved_tol(e, o);
+}
+
+/* Distance from (x, y) to the segment a-b, and the segment's parameter of
+ * the nearest point. */
+static double seg_dist(double ax, double ay, double bx, double by, double x, double y, double *u)
+{
+    double dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy, s = 0.0;
+
+    if (l2 > 0)
+        s = fmin(1.0, fmax(0.0, ((x - ax) * dx + (y - ay) * dy) / l2));
+    if (u)
+        *u = s;
+    return hypot(ax + s * dx - x, ay + s * dy - y);
+}
+
+/* The cue ball's path up to its k-th sighting: how near it came to (x, y). */
+static double path_dist(const cr_early_t *e, int k, double x, double y)
+{
+    double best = hypot(e->path_x[0] - x, e->path_y[0] - y);
+
+    for (int i = 0; i + 1 <= k && i + 1 < e->n_path; i++)
+        best = fmin(best, seg_dist(e->path_x[i], e->path_y[i], e->path_x[i + 1], e->path_y[i + 1], x, y, NULL));
+    return best;
+}
+
+static void start_shot(cr_early_t *e, const cr_ball_frame_t *f, const ball_t *cue)
+{
+    cr_early_contact_t *s = &e->snap;
+
+    memset(s, 0, sizeof(*s));
+    e->n_held = 0;
+    e->phase = EARLY_SHOT;
+    e->cue_track = cue->track;
+    e->n_path = 1;
+    e->path_t[0] = e->t_stroke;
+    e->path_x[0] = cue->px;
+    e->path_y[0] = cue->py;
+    s->t_stroke = e->t_stroke;
+    for (int i = 0; i < f->n; i++) {
+        const cr_ball_obs_t *o = &f->balls[i];
+        ball_t *b = ball_of(e, o->track);
+
+        if (o->status == CR_BALL_GONE || !b)
+            continue;
+        if (o->id < 0 || (s->ids & (1u << o->id))) {
+            e->phase = EARLY_IDLE; /* a ball on the table that is not surely named */
+            return;
+        }
+        s->ids |= 1u << o->id;
+        s->ball_id[s->n_balls] = o->id;
+        s->ball_x[s->n_balls] = b->has_place ? b->px : o->x;
+        s->ball_y[s->n_balls] = b->has_place ? b->py : o->y;
+        s->n_balls++;
+        if (o->status == CR_BALL_HIDDEN && e->n_held < EARLY_BALLS) {
+            e->held_x[e->n_held] = o->x;
+            e->held_y[e->n_held] = o->y;
+            e->held_track[e->n_held++] = o->track;
+        }
+    }
+}
+
+/* The shot's first ball off its place, b, after its second sighting off it:
+ * called, or the shot given up. Returns 1 when called. */
+static int judge_first(cr_early_t *e, const ball_t *b, cr_early_contact_t *out)
+{
+    const double reach = 2.0 * e->R + e->p.contact_mm;
+    double tc, cx, cy, ax, ay, ux, uy, l, ox, oy;
+    int k, i;
+
+    if (b->id < 1 || !(e->snap.ids & (1u << b->id)) || e->n_path < 2)
+        return 0;
+    /* the cue ball's last sighting before the ball left its place, and its
+     * way in then (from the sighting before, or its place) */
+    for (k = e->n_path - 1; k > 0 && !(e->path_t[k] < b->off_t[0]); k--)
+        ;
+    if (k < 1)
+        return 0; /* not seen on its way */
+    {
+        double dt = e->path_t[k] - e->path_t[k - 1], vx, vy, fx, fy, A, B, C, disc, tmax = b->off_t[0] - e->path_t[k];
+
+        if (!(dt > 0) || !(tmax > 0))
+            return 0;
+        vx = (e->path_x[k] - e->path_x[k - 1]) / dt;
+        vy = (e->path_y[k] - e->path_y[k - 1]) / dt;
+        fx = e->path_x[k] - b->px;
+        fy = e->path_y[k] - b->py;
+        A = vx * vx + vy * vy;
+        B = 2 * (fx * vx + fy * vy);
+        C = fx * fx + fy * fy - 4.0 * e->R * e->R;
+        disc = B * B - 4 * A * C;
+        if (C <= 0)
+            tc = 0.0; /* seen touching it already */
+        else if (A > 0 && disc >= 0 && B < 0)
+            tc = (-B - sqrt(disc)) / (2 * A); /* its straight way in reaches 2R */
+        else if (A > 0)
+            tc = fmax(0.0, -B / (2 * A)); /* nearest on its way in */
+        else
+            return 0;
+        if (tc >= tmax && k > 1)
+            return 0; /* its way in reaches the ball only after the ball had left: not this */
+        tc = fmin(tc, tmax);
+        cx = e->path_x[k] + vx * tc;
+        cy = e->path_y[k] + vy * tc;
+        if (hypot(cx - b->px, cy - b->py) > reach || path_dist(e, k, b->px, b->py) < 2.0 * e->R - e->p.contact_mm)
+            return 0; /* its way in does not reach the ball, or ran through its place */
+        tc += e->path_t[k];
+    }
+    /* struck along the line of centres */
+    ax = b->off_x[1] - b->px;
+    ay = b->off_y[1] - b->py;
+    ux = b->px - cx;
+    uy = b->py - cy;
+    l = hypot(ux, uy) * hypot(ax, ay);
+    if (!(l > 0) || (ux * ax + uy * ay) / l < cos(e->p.max_angle_deg * (3.14159265358979323846 / 180.0)))
+        return 0;
+    /* no other ball the cue ball could have touched on its way there: one
+     * held hidden, or any ball whose place its way passed within reach of
+     * (a ball frozen to a cushion, struck into it, barely leaves its place) */
+    for (i = 0; i < e->n_held; i++)
+        if (fmin(path_dist(e, k, e->held_x[i], e->held_y[i]),
+                 seg_dist(e->path_x[k], e->path_y[k], cx, cy, e->held_x[i], e->held_y[i], NULL)) <= reach)
+            return 0;
+    for (i = 0; i < EARLY_BALLS; i++) {
+        const ball_t *o = &e->b[i];
+
+        if (o->track < 0 || !o->present || o == b || o->track == e->cue_track)
+            continue;
+        ox = o->has_place ? o->px : o->x;
+        oy = o->has_place ? o->py : o->y;
+        if (fmin(path_dist(e, k, ox, oy), seg_dist(e->path_x[k], e->path_y[k], cx, cy, ox, oy, NULL)) <= reach)
+            return 0;
+    }
+    *out = e->snap;
+    out->t = tc;
+    out->ball = b->id;
+    out->x = cx + (b->px - cx) / 2.0;
+    out->y = cy + (b->py - cy) / 2.0;
+    return 1;
+}
+
+int cr_early_push(cr_early_t *e, const cr_ball_frame_t *f, cr_early_contact_t *out)
+{
+    ball_t *cue = NULL;
+    bool quiet = true;
+    int n_off = 0, called = 0;
+    const ball_t *first = NULL;
+
+    if (!e || !f || !out || f->n < 0)
+        return CR_ERR_INVALID;
+    for (int i = 0; i < EARLY_BALLS; i++)
+        e->b[i].present = false;
+    for (int i = 0; i < f->n; i++) {
+        const cr_ball_obs_t *o = &f->balls[i];
+        ball_t *b = ball_of(e, o->track);
+
+        if (!b)
+            continue;
+        observe(e, b, o, f->t);
+        if (o->status == CR_BALL_SEEN && o->id == CR_BALL_CUE)
+            cue = b;
+    }
+    for (int i = 0; i < EARLY_BALLS; i++)
+        if (e->b[i].track >= 0 && !e->b[i].present)
+            e->b[i].track = -1; /* its track ended */
+
+    if (e->phase == EARLY_IDLE) {
+        bool others_still = true;
+
+        for (int i = 0; i < f->n; i++) {
+            const cr_ball_obs_t *o = &f->balls[i];
+            ball_t *b = ball_of(e, o->track);
+
+            if (!b || o->status != CR_BALL_SEEN)
+                continue;
+            if (!at_place(e, b, o)) {
+                quiet = false;
+                if (!(o->id == CR_BALL_CUE && o->track == e->armed_cue))
+                    others_still = false;
+            }
+        }
+        if (e->armed && cue && cue->track == e->armed_cue && cue->off_run == 1 && others_still) {
+            e->t_stroke = cue->t_place;
+            start_shot(e, f, cue);
+        } else {
+            cue = NULL;
+            for (int i = 0; i < EARLY_BALLS; i++)
+                if (e->b[i].track >= 0 && e->b[i].present && e->b[i].id == CR_BALL_CUE &&
+                    e->b[i].status != CR_BALL_GONE && e->b[i].has_place && e->b[i].off_run == 0)
+                    cue = &e->b[i];
+            e->armed = quiet && cue;
+            e->armed_cue = cue ? cue->track : -1;
+        }
+        if (e->phase == EARLY_IDLE)
+            return 0;
+        e->armed = false;
+    }
+
+    /* EARLY_SHOT */
+    if (f->t - e->t_stroke > e->p.max_shot_s) {
+        e->phase = EARLY_IDLE;
+        return 0;
+    }
+    for (int i = 0; i < f->n; i++) {
+        const cr_ball_obs_t *o = &f->balls[i];
+
+        if (o->track == e->cue_track && o->status == CR_BALL_SEEN && o->has_raw && e->n_path < EARLY_PATH &&
+            f->t > e->path_t[e->n_path - 1]) {
+            e->path_t[e->n_path] = f->t;
+            e->path_x[e->n_path] = o->x;
+            e->path_y[e->n_path] = o->y;
+            e->n_path++;
+        }
+    }
+    for (int i = 0; i < EARLY_BALLS; i++) {
+        const ball_t *b = &e->b[i];
+
+        if (b->track == e->cue_track && b->present && b->status == CR_BALL_SEEN && b->off_run == 0 &&
+            f->t - b->ct0 >= e->p.rest_s) {
+            e->phase = EARLY_IDLE; /* the cue ball at rest again, nothing touched: no stroke after all */
+            return 0;
+        }
+        if (b->track < 0 || b->track == e->cue_track || !b->present)
+            continue;
+        if (b->off_run == 0 && b->has_place && (b->status == CR_BALL_SEEN || hypot(b->x - b->px, b->y - b->py) <= e->p.moved_mm))
+            continue; /* at its place, or held hidden there */
+        if (b->off_run == 0 && !b->has_place && b->status != CR_BALL_SEEN)
+            continue; /* held hidden where it was last seen, never at rest */
+        n_off++;
+        first = b;
+    }
+    if (n_off == 0)
+        return 0;
+    if (n_off == 1 && first->off_run == 1)
+        return 0; /* its second sighting decides */
+    if (n_off == 1 && first->off_run >= 2)
+        called = judge_first(e, first, out);
+    e->phase = EARLY_IDLE; /* called, or not callable: the reconstruction decides */
+    return called;
+}

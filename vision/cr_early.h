@@ -1,0 +1,95 @@
+/*
+ * cr_early.h - the cue ball's first contact, seen in the newest frames,
+ * before the tracker's look-ahead and the reconstruction have settled it.
+ *
+ * A wrong ball first (6.2) is certain the moment the cue ball touches the
+ * ball, but the reconstruction sees each frame only once the tracker's
+ * look-ahead for identities has passed (cr_track.h, delay_frames): some
+ * 0.14 s. The watcher here reads the tracker's newest frame
+ * (cr_tracker_peek()) and names the first contact of a shot two frames
+ * after it happened, and only in the plainest case; everything else it
+ * leaves to the reconstruction, whose events stay the record.
+ *
+ * How (per frame, the balls by track):
+ *  - a ball is at its place once it has been seen within rest_mm of one
+ *    point for rest_s; it has left it when seen more than moved_mm off it
+ *    (moved_mm at least moved_sigma times the detection's sigma).
+ *  - armed: every ball seen in the frame is at its place and the cue ball
+ *    (id 0, sure) is one of them; the balls held hidden (under an arm) are
+ *    remembered where they were.
+ *  - the stroke: the armed cue ball leaves its place while every other ball
+ *    seen stays at its place. Every ball then on the table must carry a sure
+ *    id (else nothing is called this shot).
+ *  - the first contact: the first ball to leave its place after the stroke,
+ *    alone: seen off its place in two frames, the second farther off, and no
+ *    other ball off its place by then. It is called when it has a sure id
+ *    (the same as at the stroke); the cue ball was seen on its way in (its
+ *    last two sightings, or its place and one, before the ball left) and
+ *    that straight way reaches 2R (plus contact_mm) of the ball's place
+ *    before the ball left it, without having run through it; the ball
+ *    moved off along the line of centres (within max_angle_deg: a blow
+ *    pushes a ball along the line of centres, friction throws it a few
+ *    degrees); and no other ball lay within 2R (plus contact_mm) of the
+ *    cue ball's path on its way there: neither one held hidden, nor one
+ *    seen at its place (a ball frozen to a cushion, struck into it, barely
+ *    leaves its place). The contact's time is where that straight way
+ *    reaches 2R from the ball's place (its nearest point when it passes a
+ *    little wider).
+ *  - after a call, or once a shot's first contact cannot be called, the
+ *    watcher waits until it is armed again.
+ *
+ * Thread-safety: one watcher per thread. No allocation after create.
+ */
+#ifndef CR_EARLY_H
+#define CR_EARLY_H
+
+#include <stdint.h>
+
+#include "cr_vision.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    double rest_s;        /* seen in one place this long: at rest there (0.3) */
+    double rest_mm;       /* ... within this of its mean (1.5) */
+    double moved_mm;      /* seen farther than this from its place: it left it (3.0) */
+    double moved_sigma;   /* ... and farther than this many detection sigmas (6) */
+    double contact_mm;    /* slack on 2R for the cue ball's path to reach a ball (6.0) */
+    double max_angle_deg; /* a struck ball's way off the line of centres (30) */
+    double max_shot_s;    /* a stroke with no contact called this long after: given up (10) */
+} cr_early_params_t;
+
+void cr_early_params_defaults(cr_early_params_t *p);
+
+/* One first contact, called. */
+typedef struct {
+    double t_stroke; /* the last frame the cue ball was seen at its place */
+    double t;        /* the contact: where the cue ball's path reached 2R from the ball */
+    int ball;        /* the object ball touched (1..15) */
+    double x, y;     /* the contact point, table mm */
+    uint32_t ids;    /* bit i: ball i was on the table at the stroke (seen or held hidden) */
+    int n_balls;     /* and where: the places of those balls */
+    int ball_id[CR_NUM_BALLS];
+    double ball_x[CR_NUM_BALLS], ball_y[CR_NUM_BALLS];
+} cr_early_contact_t;
+
+typedef struct cr_early cr_early_t;
+
+/* t is copied (ball radius). p may be NULL for the defaults. Returns 0,
+ * CR_ERR_INVALID or CR_ERR_NOMEM. */
+int cr_early_create(const cr_table_t *t, const cr_early_params_t *p, cr_early_t **out);
+
+/* The newest frame (cr_tracker_peek()), frames in order. Returns 1 and
+ * fills *out when this frame called a first contact, else 0; a negative
+ * cr_status_t on bad arguments. */
+int cr_early_push(cr_early_t *e, const cr_ball_frame_t *f, cr_early_contact_t *out);
+
+void cr_early_destroy(cr_early_t *e);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CR_EARLY_H */

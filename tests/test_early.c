@@ -29,6 +29,8 @@ typedef enum {
     SIDEWAYS,     /* the 3 moves off across the line of centres (a hand, not a blow) */
     GRAZED,       /* a ball the cue ball's way passes a hair wide of, on its way (touched?) */
     LOST_ROLLING, /* a ball far off, lost from sight just before the contact and held rolling */
+    PASSED_WIDE,  /* a ball the cue ball's way passes 5 mm wide of: not touched, a call */
+    OFF_CUSHION,  /* the 3 lies 3 mm off the right cushion, is driven into it and comes back: a call */
 } variant_t;
 
 static unsigned noise_state;
@@ -63,7 +65,8 @@ static double contact_time(double R)
 
 static void make_frame(variant_t v, double R, double t, cr_ball_frame_t *f)
 {
-    const double cx0 = 1000.0, cy = 600.0, bx = 1300.0, by = 600.0 + CUT_MM;
+    const double base = v == OFF_CUSHION ? 1270.0 - R - 3.0 - CUT_MM : 600.0;
+    const double cx0 = 1000.0, cy = base, bx = 1300.0, by = base + CUT_MM;
     double tc = contact_time(R), along = sqrt(4.0 * R * R - CUT_MM * CUT_MM);
     double ux = along / (2 * R), uy = CUT_MM / (2 * R); /* line of centres, cue ball to the 3 */
     double x, y;
@@ -97,6 +100,8 @@ static void make_frame(variant_t v, double R, double t, cr_ball_frame_t *f)
         }
         x = bx + vb * (t - tc) * dx;
         y = by + vb * (t - tc) * dy;
+        if (y > 1270.0 - R)
+            y = 2.0 * (1270.0 - R) - y; /* off the right cushion */
     }
     put(f, 1, 3, x, y, CR_BALL_SEEN);
     /* the 1, far off; in TWO_MOVE it leaves its place just as the 3 does */
@@ -106,11 +111,13 @@ static void make_frame(variant_t v, double R, double t, cr_ball_frame_t *f)
         x += 900.0 * (t - tc);
     put(f, 2, 1, x, y, CR_BALL_SEEN);
     if (v == HELD_IN_WAY)
-        put(f, 3, 5, 1150.0, 600.0 - 2.0 * R - 3.0, CR_BALL_HIDDEN);
+        put(f, 3, 5, 1150.0, 600.0 - 2.0 * R - 1.0, CR_BALL_HIDDEN);
     if (v == UNNAMED)
         put(f, 3, -1, 600.0, 1000.0, CR_BALL_SEEN);
     if (v == GRAZED)
-        put(f, 3, 5, 1150.0, 600.0 - 2.0 * R - 3.0, CR_BALL_SEEN);
+        put(f, 3, 5, 1150.0, 600.0 - 2.0 * R - 1.5, CR_BALL_SEEN);
+    if (v == PASSED_WIDE)
+        put(f, 3, 5, 1150.0, 600.0 - 2.0 * R - 5.0, CR_BALL_SEEN);
     if (v == LOST_ROLLING) {
         if (t < tc - 0.02)
             put(f, 3, 5, 1800.0, 1000.0, CR_BALL_SEEN);
@@ -149,6 +156,8 @@ static int run_early(variant_t v, double fps, cr_early_contact_t *c, double *t_c
 
 static void test_plain_first_contact(void)
 {
+    cr_early_contact_t w;
+    double t_w;
     const double fps[] = {60.0, 30.0, 120.0};
     cr_table_t tab;
     int i;
@@ -168,6 +177,11 @@ static void test_plain_first_contact(void)
         CU_ASSERT_EQUAL(c.ids, (1u << 0) | (1u << 1) | (1u << 3));
         CU_ASSERT_EQUAL(c.n_balls, 3);
     }
+    CU_ASSERT_EQUAL(run_early(PASSED_WIDE, 60.0, &w, &t_w), 1);
+    CU_ASSERT_EQUAL(w.ball, 3);
+    /* at 30 fps its second sighting off its place is well after the bounce */
+    CU_ASSERT_EQUAL(run_early(OFF_CUSHION, 30.0, &w, &t_w), 1);
+    CU_ASSERT_EQUAL(w.ball, 3);
 }
 
 static void test_unclear_first_contact_not_called(void)

@@ -34,6 +34,7 @@ typedef enum { EARLY_IDLE, EARLY_SHOT } phase_t;
 struct cr_early {
     cr_early_params_t p;
     double R;
+    double L, W; /* the playing surface, nose to nose */
     ball_t b[EARLY_BALLS];
     phase_t phase;
     bool armed;
@@ -46,7 +47,7 @@ struct cr_early {
     double held_x[EARLY_BALLS], held_y[EARLY_BALLS];
     int held_track[EARLY_BALLS];
     int n_path;
-    double path_t[EARLY_PATH], path_x[EARLY_PATH], path_y[EARLY_PATH];
+    double path_t[EARLY_PATH], path_x[EARLY_PATH], path_y[EARLY_PATH], path_s[EARLY_PATH];
 };
 
 void cr_early_params_defaults(cr_early_params_t *p)
@@ -55,7 +56,8 @@ void cr_early_params_defaults(cr_early_params_t *p)
     p->rest_mm = 1.5;
     p->moved_mm = 3.0;
     p->moved_sigma = 6.0;
-    p->contact_mm = 6.0;
+    p->contact_mm = 2.0;
+    p->contact_sigma = 3.0;
     p->max_angle_deg = 30.0;
     p->max_shot_s = 10.0;
 }
@@ -67,7 +69,7 @@ int cr_early_create(const cr_table_t *t, const cr_early_params_t *p, cr_early_t 
     if (!t || !out || !(t->ball_radius_mm > 0))
         return CR_ERR_INVALID;
     if (p && !(p->rest_s > 0 && p->rest_mm > 0 && p->moved_mm > p->rest_mm && p->moved_sigma >= 0 &&
-               p->contact_mm >= 0 && p->max_angle_deg > 0 && p->max_angle_deg < 90 && p->max_shot_s > 0))
+               p->contact_mm >= 0 && p->contact_sigma >= 0 && p->max_angle_deg > 0 && p->max_angle_deg < 90 && p->max_shot_s > 0))
         return CR_ERR_INVALID;
     e = calloc(1, sizeof(*e));
     if (!e)
@@ -77,6 +79,8 @@ int cr_early_create(const cr_table_t *t, const cr_early_params_t *p, cr_early_t 
     else
         cr_early_params_defaults(&e->p);
     e->R = t->ball_radius_mm;
+    e->L = t->length_mm;
+    e->W = t->width_mm;
     for (int i = 0; i < EARLY_BALLS; i++)
         e->b[i].track = -1;
     e->phase = EARLY_IDLE;
@@ -200,6 +204,7 @@ static void start_shot(cr_early_t *e, const cr_ball_frame_t *f, const ball_t *cu
     e->path_t[0] = e->t_stroke;
     e->path_x[0] = cue->px;
     e->path_y[0] = cue->py;
+    e->path_s[0] = 0.0;
     s->t_stroke = e->t_stroke;
     for (int i = 0; i < f->n; i++) {
         const cr_ball_obs_t *o = &f->balls[i];
@@ -224,12 +229,38 @@ static void start_shot(cr_early_t *e, const cr_ball_frame_t *f, const ball_t *cu
     }
 }
 
+/* Whether ball b, off its place, moved off along (ux, uy), the line of
+ * centres: within max_angle_deg of it (friction throws a struck ball a few
+ * degrees), or of its mirror image in a cushion it could have reached by
+ * its second sighting off its place, going at most `reach` mm (a ball near a
+ * cushion, struck into it, comes back off it). */
+static bool pushed_along(const cr_early_t *e, const ball_t *b, double ux, double uy, double reach)
+{
+    const double c = cos(e->p.max_angle_deg * (3.14159265358979323846 / 180.0));
+    const double ax = b->off_x[1] - b->px, ay = b->off_y[1] - b->py, la = hypot(ax, ay), lu = hypot(ux, uy);
+    /* how far each cushion's contact line lies along the push: x low, x high, y low, y high */
+    const double gap[4] = {b->px - e->R, e->L - e->R - b->px, b->py - e->R, e->W - e->R - b->py};
+    const bool toward[4] = {ux < 0, ux > 0, uy < 0, uy > 0};
+    int m;
+
+    if (!(la > 0) || !(lu > 0))
+        return false;
+    if ((ux * ax + uy * ay) / (la * lu) >= c)
+        return true;
+    for (m = 0; m < 4; m++) {
+        double mx = m < 2 ? -ux : ux, my = m < 2 ? uy : -uy;
+
+        if (toward[m] && gap[m] <= reach && (mx * ax + my * ay) / (la * lu) >= c)
+            return true;
+    }
+    return false;
+}
+
 /* The shot's first ball off its place, b, after its second sighting off it:
  * called, or the shot given up. Returns 1 when called. */
 static int judge_first(cr_early_t *e, const ball_t *b, cr_early_contact_t *out)
 {
-    const double reach = 2.0 * e->R + e->p.contact_mm;
-    double tc, cx, cy, ax, ay, ux, uy, l, ox, oy;
+    double reach, sig = 0.0, tc, cx, cy, ox, oy, vin;
     int k, i;
 
     if (b->id < 1 || !(e->snap.ids & (1u << b->id)) || e->n_path < 2)
@@ -240,6 +271,10 @@ static int judge_first(cr_early_t *e, const ball_t *b, cr_early_contact_t *out)
         ;
     if (k < 1)
         return 0; /* not seen on its way */
+    /* within reach: 2R, and the error of the cue ball's measured way */
+    for (i = 1; i <= k; i++)
+        sig = fmax(sig, e->path_s[i]);
+    reach = 2.0 * e->R + fmax(e->p.contact_mm, e->p.contact_sigma * sig);
     {
         double dt = e->path_t[k] - e->path_t[k - 1], vx, vy, fx, fy, A, B, C, disc, tmax = b->off_t[0] - e->path_t[k];
 
@@ -247,6 +282,7 @@ static int judge_first(cr_early_t *e, const ball_t *b, cr_early_contact_t *out)
             return 0;
         vx = (e->path_x[k] - e->path_x[k - 1]) / dt;
         vy = (e->path_y[k] - e->path_y[k - 1]) / dt;
+        vin = hypot(vx, vy);
         fx = e->path_x[k] - b->px;
         fy = e->path_y[k] - b->py;
         A = vx * vx + vy * vy;
@@ -270,13 +306,8 @@ static int judge_first(cr_early_t *e, const ball_t *b, cr_early_contact_t *out)
             return 0; /* its way in does not reach the ball, or ran through its place */
         tc += e->path_t[k];
     }
-    /* struck along the line of centres */
-    ax = b->off_x[1] - b->px;
-    ay = b->off_y[1] - b->py;
-    ux = b->px - cx;
-    uy = b->py - cy;
-    l = hypot(ux, uy) * hypot(ax, ay);
-    if (!(l > 0) || (ux * ax + uy * ay) / l < cos(e->p.max_angle_deg * (3.14159265358979323846 / 180.0)))
+    /* struck along the line of centres (or off a cushion it reached) */
+    if (!pushed_along(e, b, b->px - cx, b->py - cy, vin * (b->off_t[1] - tc)))
         return 0;
     /* no other ball the cue ball could have touched on its way there: one
      * held hidden, or any ball whose place its way passed within reach of
@@ -373,6 +404,7 @@ int cr_early_push(cr_early_t *e, const cr_ball_frame_t *f, cr_early_contact_t *o
             e->path_t[e->n_path] = f->t;
             e->path_x[e->n_path] = o->x;
             e->path_y[e->n_path] = o->y;
+            e->path_s[e->n_path] = o->sigma_mm;
             e->n_path++;
         }
     }

@@ -25,16 +25,20 @@
  *    other ball off its place by then. It is called when it has a sure id
  *    (the same as at the stroke); the cue ball was seen on its way in (its
  *    last two sightings, or its place and one, before the ball left) and
- *    that straight way reaches 2R (plus contact_mm) of the ball's place
- *    before the ball left it, without having run through it; the ball
- *    moved off along the line of centres (within max_angle_deg: a blow
- *    pushes a ball along the line of centres, friction throws it a few
- *    degrees); and no other ball lay within 2R (plus contact_mm) of the
- *    cue ball's path on its way there: neither one held hidden, nor one
- *    seen at its place (a ball frozen to a cushion, struck into it, barely
- *    leaves its place). The contact's time is where that straight way
- *    reaches 2R from the ball's place (its nearest point when it passes a
- *    little wider).
+ *    that straight way reaches within `reach` of the ball's place before the
+ *    ball left it, without having run through it (reach: 2R plus the error
+ *    of the cue ball's measured way, contact_sigma times its sightings'
+ *    sigma, contact_mm at least); the ball moved off along the line of
+ *    centres (within max_angle_deg: a blow pushes a ball along the line of
+ *    centres, friction throws it a few degrees), or along its mirror image
+ *    in a cushion it was near enough to reach at the cue ball's speed by
+ *    then (a ball near a cushion, driven into it, comes back off it); and
+ *    no other ball lay within reach of the cue ball's path on its way
+ *    there: neither one held hidden, nor one seen at its place (a ball
+ *    frozen to a cushion, struck into it, barely leaves its place; a ball
+ *    the cue ball grazed may barely move). The contact's time is where that
+ *    straight way reaches 2R from the ball's place (its nearest point when
+ *    it passes a little wider).
  *  - after a call, or once a shot's first contact cannot be called, the
  *    watcher waits until it is armed again.
  *
@@ -56,7 +60,8 @@ typedef struct {
     double rest_mm;       /* ... within this of its mean (1.5) */
     double moved_mm;      /* seen farther than this from its place: it left it (3.0) */
     double moved_sigma;   /* ... and farther than this many detection sigmas (6) */
-    double contact_mm;    /* slack on 2R for the cue ball's path to reach a ball (6.0) */
+    double contact_mm;    /* slack on 2R for the cue ball's way to reach a ball (2.0), and ... */
+    double contact_sigma; /* ... at least this many sigmas of its sightings (3) */
     double max_angle_deg; /* a struck ball's way off the line of centres (30) */
     double max_shot_s;    /* a stroke with no contact called this long after: given up (10) */
 } cr_early_params_t;

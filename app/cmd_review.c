@@ -28,6 +28,7 @@
 #include "cli.h"
 #include "cr_calib.h"
 #include "cr_detect.h"
+#include "cr_early.h"
 #include "cr_frame_source.h"
 #include "cr_jsonl.h"
 #include "cr_recon.h"
@@ -53,6 +54,7 @@ typedef struct {
     int track_delay; /* --track-delay, frames; 0: 0.135 s of frames */
     bool emit_times; /* --emit-times: DIR/emitted.csv */
     bool highlights; /* resting balls placed by their highlights too (default; --no-highlights) */
+    bool no_early;   /* --no-early-calls: a first contact's foul waits for the reconstruction */
     const char *head_why; /* what decided o->head when not the command line (a review begun again) */
 } review_opts_t;
 
@@ -64,6 +66,9 @@ typedef struct {
     cr_tracker_t *trk;
     cr_recon_t *rec;
     cr_judge_t *judge;
+    cr_early_t *early; /* NULL with --no-early-calls */
+    cr_ball_frame_t *peek;
+    long early_calls;
     cr_watch_t *watch;
     bool moved_warned; /* a camera move that could not be repaired was reported */
     bool head_set, head_right; /* the head end found with the first frame, kept after a camera move */
@@ -140,6 +145,9 @@ static void review_usage(FILE *f)
             "                    well-seen balls and a resting ball is placed where its highlights\n"
             "                    say: better places for balls of the cloth's colour, README);\n"
             "                    --highlights is the default, accepted\n"
+            "  --no-early-calls  a wrong ball first waits for the shot's reconstructed events; by\n"
+            "                    default the plainest first contacts are called from the newest\n"
+            "                    frames, two frames after the contact (docs/EVENTS.md)\n"
             "  -q, --quiet       no per-shot lines and no progress\n"
             "  -h, --help        this help\n");
 }
@@ -325,6 +333,53 @@ static int drain_tracker(review_t *rv)
         for (k = 0; k < n; k++)
             if (emit(rv, &rv->events[k]) != 0)
                 return -1;
+    }
+    return 0;
+}
+
+/* The newest frame's first contact, called before the tracker's look-ahead
+ * and the reconstruction (cr_early.h); the rules say whether it is a foul
+ * now (cr_judge_early_contact(), with the operator's input not written yet
+ * that falls before the contact). */
+static int early_call(review_t *rv)
+{
+    cr_early_contact_t c;
+    cr_event_t *stroke = rv->line, contact, foul;
+    int i;
+
+    if (!rv->early || cr_tracker_peek(rv->trk, rv->peek) != 1 || cr_early_push(rv->early, rv->peek, &c) != 1)
+        return 0;
+    cr_event_init(stroke, CR_EV_STROKE);
+    stroke->t = c.t_stroke;
+    stroke->shot = rv->last_stroke.shot + 1;
+    for (i = 0; i < c.n_balls && i < CR_EVENT_MAX_BALLS; i++) {
+        stroke->balls[i].id = c.ball_id[i];
+        stroke->balls[i].x = c.ball_x[i];
+        stroke->balls[i].y = c.ball_y[i];
+    }
+    stroke->n_balls = i;
+    cr_event_init(&contact, CR_EV_COLLISION);
+    contact.t = c.t;
+    contact.shot = stroke->shot;
+    contact.a = CR_BALL_CUE;
+    contact.b = c.ball;
+    contact.x = c.x;
+    contact.y = c.y;
+    contact.confidence = 1.0;
+    if (cr_judge_early_contact(rv->judge, rv->inputs + rv->next_input, (int)(rv->n_inputs - rv->next_input), stroke,
+                               &contact, &foul) != 1)
+        return 0;
+    if (write_event(rv, &foul) < 0)
+        return -1;
+    rv->fouls++;
+    rv->early_calls++;
+    if (!rv->o->quiet) {
+        char clock[32], line[CR_TEXT_LEN + 160];
+
+        cr_cli_clock_text(c.t, clock);
+        snprintf(line, sizeof(line), "shot %d at %s: FOUL wrong_ball_first (%s), called at the contact -- %s",
+                 foul.shot, clock, foul.rule, foul.detail);
+        say(rv, line);
     }
     return 0;
 }
@@ -643,6 +698,8 @@ static void review_free(review_t *rv)
     free(rv->held_buf);
     free(rv->head_calib);
     cr_judge_destroy(rv->judge);
+    cr_early_destroy(rv->early);
+    free(rv->peek);
     cr_recon_destroy(rv->rec);
     cr_tracker_destroy(rv->trk);
     cr_detector_destroy(rv->det);
@@ -699,7 +756,8 @@ static int review_run(const review_opts_t *o, bool *again, bool *again_right, ch
     rv.events = malloc(sizeof(*rv.events) * REVIEW_MAX_EVENTS);
     rv.judged = malloc(sizeof(*rv.judged) * CR_JUDGE_MAX_OUT);
     rv.line = malloc(sizeof(*rv.line));
-    if (!rv.bf || !rv.events || !rv.judged || !rv.line) {
+    rv.peek = malloc(sizeof(*rv.peek));
+    if (!rv.bf || !rv.events || !rv.judged || !rv.line || !rv.peek) {
         cr_cli_error("out of memory");
         goto done;
     }
@@ -758,7 +816,8 @@ static int review_run(const review_opts_t *o, bool *again, bool *again_right, ch
     cp.unseen_wait_s = SCAN_SWEEP_S + 0.5;
     if (cr_detector_create(&rv.cam, &rv.rp.table, &dp, &rv.det) != CR_OK ||
         cr_tracker_create(&rv.rp.table, &tp, &rv.trk) != CR_OK ||
-        cr_recon_create(&rv.rp.table, &cp, &rv.rec) != CR_OK || cr_judge_create(&rv.rp, &rv.judge) != CR_OK) {
+        cr_recon_create(&rv.rp.table, &cp, &rv.rec) != CR_OK || cr_judge_create(&rv.rp, &rv.judge) != CR_OK ||
+        (!o->no_early && cr_early_create(&rv.rp.table, NULL, &rv.early) != CR_OK)) {
         cr_cli_error("review: cannot set up the vision pipeline or the rules engine");
         goto done;
     }
@@ -856,7 +915,7 @@ static int review_run(const review_opts_t *o, bool *again, bool *again_right, ch
             goto done;
         }
         rv.sec_track += now_s() - t0;
-        if (drain_tracker(&rv) != 0)
+        if (drain_tracker(&rv) != 0 || early_call(&rv) != 0)
             goto done;
         rv.frames++;
         rv.t_last = t;
@@ -959,7 +1018,7 @@ int cr_cmd_review(int argc, char **argv)
         {"quiet", no_argument, NULL, 'q'},            {"help", no_argument, NULL, 'h'},
         {"inputs", required_argument, NULL, 'I'},     {"track-delay", required_argument, NULL, 'D'},
         {"emit-times", no_argument, NULL, 'E'},       {"highlights", no_argument, NULL, 'L'},
-        {"no-highlights", no_argument, NULL, 'N'},
+        {"no-highlights", no_argument, NULL, 'N'},    {"no-early-calls", no_argument, NULL, 'W'},
         {NULL, 0, NULL, 0},
     };
     review_opts_t o;
@@ -1029,6 +1088,9 @@ int cr_cmd_review(int argc, char **argv)
             break;
         case 'N':
             o.highlights = false;
+            break;
+        case 'W':
+            o.no_early = true;
             break;
         case 'h':
             review_usage(stdout);

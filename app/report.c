@@ -106,7 +106,8 @@ static void shot_section(FILE *f, const cr_event_t *ev, size_t n, size_t from, i
             fprintf(f, "- **Warning** (%s) at %.3f s: %s\n", e->code, e->t, e->detail);
             break;
         case CR_EV_FOUL:
-            fprintf(f, "- Foul %s (%s) at %.3f s: %s", e->code, e->rule, e->t, e->detail);
+            fprintf(f, "- Foul %s (%s) at %.3f s%s: %s", e->code, e->rule, e->t,
+                    e->at_contact ? ", called at the contact" : "", e->detail);
             if (e->confidence < 1.0)
                 fprintf(f, " (confidence %.2f)", e->confidence);
             fprintf(f, "\n");
@@ -155,8 +156,14 @@ int cr_report_write(const char *path, const cr_report_info_t *info, const cr_eve
             fprintf(f, "\n## Between shots at %s\n\n- %s\n", when, e->ruling.detail);
         }
         if (e->shot > last_shot && (e->type == CR_EV_STROKE || e->type == CR_EV_RULING)) {
+            size_t from = i;
+
+            /* a foul called at the contact may come before its shot's stroke */
+            while (from > 0 && (ev[from - 1].shot == e->shot || ev[from - 1].shot < 0 ||
+                                ev[from - 1].type == CR_EV_BALLS))
+                from--;
             last_shot = e->shot;
-            shot_section(f, ev, n, i, e->shot, info->game);
+            shot_section(f, ev, n, from, e->shot, info->game);
         }
     }
     rc = ferror(f) ? -1 : 0;

@@ -158,6 +158,8 @@ typedef struct {
     char rules[CR_CODE_LEN];
 
     /* foul, warning */
+    bool at_contact; /* foul: called at the contact, before its shot's own events were judged
+                        (docs/EVENTS.md, `at_contact`); false when absent */
     char code[CR_CODE_LEN];
     char rule[CR_CODE_LEN];
     char detail[CR_TEXT_LEN];

@@ -10,6 +10,10 @@
 
 #include "cr_rules_internal.h"
 
+/* an early call's stroke (cr_judge_early_contact()) and the shot's own, reconstructed one: the
+ * same stroke when this close */
+#define EARLY_STROKE_S 0.25
+
 /* A ball whose centre is this much farther than R from a cushion has left it
  * (WPA 8.4: a frozen ball must leave and return to be "driven to a rail"). */
 #define CR_LEAVE_MM 5.0
@@ -484,6 +488,7 @@ static void judge_first_contact(cr_judge_t *j, bool final)
     cr_shot_t *s = &j->s;
     char why[160], why2[160], b1[16], b2[16];
     bool legal1, legal2, doubt;
+    cr_foul_t *f;
 
     if (s->first_judged || (s->first_ball < 0 && !s->unknown_contact))
         return;
@@ -512,8 +517,12 @@ static void judge_first_contact(cr_judge_t *j, bool final)
             goto judged;
         }
     }
-    cr_shot_add_foul(j, "wrong_ball_first", s->t_first, s->first_conf, "The cue ball first contacted %s; %s.",
-                     cr_ball_str(s->first_ball, b1), why);
+    f = cr_shot_add_foul(j, "wrong_ball_first", s->t_first, s->first_conf, "The cue ball first contacted %s; %s.",
+                         cr_ball_str(s->first_ball, b1), why);
+    if (f && j->early.on && j->early.started && j->early.ball == s->first_ball) {
+        f->emitted = true; /* its line was written when it was called early */
+        j->early.confirmed = true;
+    }
 judged:
     s->first_judged = true;
     judge_kitchen_first_contact(j);
@@ -587,6 +596,27 @@ static void set_fouls_in_row(const cr_judge_t *j, cr_ruling_t *r)
 /* Closes the shot in progress: the fouls that need the whole shot, the game's
  * ruling, the state for the next shot. rest may be NULL (stream ended, or the
  * next stroke came before every ball stopped). */
+/* The shot an early call belonged to is judged: when its own first contact
+ * did not give the foul that was called, says so. */
+static int early_withdrawn(cr_judge_t *j, double t, cr_event_t *out, int cap, int n)
+{
+    if (!j->early.on)
+        return n;
+    if (!j->early.confirmed && n < cap) {
+        cr_event_init(&out[n], CR_EV_WARNING);
+        out[n].t = t;
+        out[n].shot = j->early.started ? j->s.shot : -1;
+        snprintf(out[n].code, sizeof(out[n].code), "early_call_withdrawn");
+        snprintf(out[n].detail, sizeof(out[n].detail),
+                 "The wrong_ball_first foul called at the contact (%.3f s) is withdrawn: the shot's reconstructed "
+                 "first contact does not give it (%.300s).",
+                 j->early.t, j->early.detail);
+        n++;
+    }
+    memset(&j->early, 0, sizeof(j->early));
+    return n;
+}
+
 static int end_shot(cr_judge_t *j, const cr_event_t *rest, double t_end, bool stream_end, cr_event_t *out, int cap,
                     int n)
 {
@@ -680,6 +710,8 @@ static int end_shot(cr_judge_t *j, const cr_event_t *rest, double t_end, bool st
     if (n < cap - 1)
         memmove(&out[n], ev, sizeof(*ev));
     n++;
+
+    n = early_withdrawn(j, t_end, out, cap, n);
 
     j->bih_optional = j->bih_optional && j->bih != CR_BIH_NONE;
     j->has_ready = true;
@@ -869,6 +901,8 @@ static void start_shot(cr_judge_t *j, const cr_event_t *ev)
     bool keep;
 
     memset(s, 0, sizeof(*s));
+    if (j->early.on && !j->early.started) /* the shot the early call was for; its contact is after its stroke */
+        j->early.started = ev->t < j->early.t;
     for (i = 0; i < CR_NUM_BALLS; i++)
         s->t_rail[i] = -INFINITY;
     s->t_rail_unknown = -INFINITY;
@@ -1410,5 +1444,87 @@ int cr_judge_finish(cr_judge_t *j, cr_event_t *out, int cap)
         n = end_lag(j, NULL, out, cap, n);
     if (j->s.active)
         n = end_shot(j, NULL, fmax(j->t_last, j->s.t_stroke), true, out, cap, n);
-    return n;
+    return early_withdrawn(j, j->t_last, out, cap, n);
+}
+
+int cr_judge_early_contact(cr_judge_t *j, const cr_event_t *inputs, int n_inputs, const cr_event_t *stroke,
+                           const cr_event_t *contact, cr_event_t *out)
+{
+    cr_judge_t *c;
+    cr_event_t *buf, ct;
+    bool listed[CR_NUM_BALLS] = {false}, open, fed;
+    int i, n, found = 0;
+
+    if (!j || !stroke || !contact || !out || stroke->type != CR_EV_STROKE || contact->type != CR_EV_COLLISION ||
+        n_inputs < 0 || (n_inputs > 0 && !inputs))
+        return CR_ERR_INVALID;
+    for (i = 0; i < n_inputs; i++)
+        if (inputs[i].type != CR_EV_INPUT || (i > 0 && inputs[i].t < inputs[i - 1].t))
+            return CR_ERR_INVALID;
+    if (j->p.game == CR_GAME_NONE || j->lag.active || j->game_over || j->early.on || !(stroke->t < contact->t) ||
+        !(contact->t > j->t_last))
+        return 0;
+    /* the shot's own stroke may have been judged already (the contact came
+     * well after it): then it must be the same stroke, its first contact
+     * not judged yet */
+    open = j->s.active;
+    if (open && (j->s.is_break || j->s.first_judged || j->s.first_ball >= 0 || j->s.unknown_contact ||
+                 fabs(j->s.t_stroke - stroke->t) > EARLY_STROKE_S))
+        return 0;
+    if (!open && j->need_break)
+        return 0;
+    if (!open) {
+        for (i = 0; i < stroke->n_balls; i++)
+            if (stroke->balls[i].id >= 0 && stroke->balls[i].id < CR_NUM_BALLS)
+                listed[stroke->balls[i].id] = true;
+        if (!listed[CR_BALL_CUE] || !(stroke->t >= j->t_last))
+            return 0;
+        for (i = 1; i < CR_NUM_BALLS; i++)
+            if (listed[i] != j->on_table[i])
+                return 0; /* the table is not what the engine knows: leave it to the shot's own events */
+    }
+    c = malloc(sizeof(*c));
+    buf = malloc(CR_JUDGE_MAX_OUT * sizeof(*buf));
+    if (!c || !buf) {
+        free(c);
+        free(buf);
+        return 0; /* the early call is a courtesy: the shot is judged all the same */
+    }
+    *c = *j;
+    ct = *contact;
+    ct.shot = open ? j->s.shot : stroke->shot;
+    /* the operator's input before the contact, then the stroke (in its
+     * place among them) and the contact */
+    n = 0;
+    fed = open;
+    for (i = 0; i < n_inputs && inputs[i].t <= ct.t && n >= 0; i++) {
+        if (!fed && !(inputs[i].t <= stroke->t)) {
+            n = cr_judge_feed(c, stroke, buf, CR_JUDGE_MAX_OUT);
+            fed = true;
+        }
+        if (n >= 0)
+            n = cr_judge_feed(c, &inputs[i], buf, CR_JUDGE_MAX_OUT);
+    }
+    if (n >= 0 && !fed)
+        n = cr_judge_feed(c, stroke, buf, CR_JUDGE_MAX_OUT);
+    if (n >= 0) {
+        n = cr_judge_feed(c, &ct, buf, CR_JUDGE_MAX_OUT);
+        for (i = 0; i < n; i++)
+            if (buf[i].type == CR_EV_FOUL && !strcmp(buf[i].code, "wrong_ball_first")) {
+                *out = buf[i];
+                out->at_contact = true;
+                found = 1;
+                break;
+            }
+    }
+    if (found) {
+        j->early.on = true;
+        j->early.started = open;
+        j->early.ball = contact->a == CR_BALL_CUE ? contact->b : contact->a;
+        j->early.t = contact->t;
+        snprintf(j->early.detail, sizeof(j->early.detail), "%s", out->detail);
+    }
+    free(c);
+    free(buf);
+    return found;
 }

@@ -119,6 +119,23 @@ void cr_judge_advance(cr_judge_t *j, double t);
  * advanced to. Returns the count written. */
 int cr_judge_finish(cr_judge_t *j, cr_event_t *out, int cap);
 
+/* A first contact called from the newest frames (cr_early.h), before the
+ * stroke and collision that the reconstruction will report reach the
+ * engine: `stroke` (t, shot, the balls on the table) and `contact` (a
+ * collision of the cue ball); `inputs` (n_inputs, in time order) are the
+ * operator's input lines not fed yet (those up to the contact are judged
+ * with the call, and fed later all the same). Judged between shots only, outside a lag and
+ * a break, with no shot open: the stroke must list the cue ball and exactly
+ * the object balls the engine has on the table. The call is judged on a
+ * copy of the engine; when it is a wrong ball first (6.2) the foul line is
+ * written to *out and 1 returned, and the engine remembers it: when the
+ * next shot's own first contact gives the same foul, no second line is
+ * written (the ruling lists it); when it does not, the ruling is followed
+ * by a `warning` (code `early_call_withdrawn`). Else returns 0 and nothing
+ * changes; CR_ERR_INVALID on bad arguments. */
+int cr_judge_early_contact(cr_judge_t *j, const cr_event_t *inputs, int n_inputs, const cr_event_t *stroke,
+                           const cr_event_t *contact, cr_event_t *out);
+
 /* The last error message; "" when none. */
 const char *cr_judge_error(const cr_judge_t *j);
 

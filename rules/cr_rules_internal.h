@@ -125,6 +125,17 @@ struct cr_judge {
 
     cr_shot_t s;
     cr_lag_t lag;
+
+    /* a first contact called before its stroke reached the engine
+     * (cr_judge_early_contact()): the foul line already written */
+    struct {
+        bool on;        /* called, the shot not judged yet */
+        bool started;   /* the shot it belongs to has begun: s.shot */
+        bool confirmed; /* the shot's own first contact gave the same foul */
+        int ball;
+        double t;
+        char detail[CR_TEXT_LEN];
+    } early;
 };
 
 /* Helpers shared by the two files. */

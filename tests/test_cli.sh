@@ -241,6 +241,34 @@ check "review events read back" 0 "$cueref" judge "$tmp/rv3/events.jsonl"
 check "review scored against the truth" 0 "$cueref" eval --truth "$tmp/v/truth.jsonl" --events "$tmp/rv3/events.jsonl" --positions "$tmp/v/positions.csv" --json-only
 expect_grep "review first contact right" "$tmp/out" '"correct": 1,'
 expect_grep "review rulings agree" "$tmp/out" '"agree": 1,'
+# a wrong ball first is called at the contact (two frames later at the most), before the
+# tracker's look-ahead: after an illegal break, the cue ball in hand is sent into the 4
+# while the 2 is the lowest ball. One foul line, marked at_contact; the ruling lists it;
+# nothing withdrawn. With --no-early-calls the same foul comes later, unmarked.
+cat >"$tmp/wbf.json" <<'JSON'
+{"version":1,"game":"9ball","fps":30,"size":"960x540","blur":1,"cloth":"green","camera":{"tilt_deg":2},
+ "balls":[{"id":0,"x":500,"y":600},{"id":2,"x":1500,"y":700},{"id":4,"x":1300,"y":250},{"id":8,"x":2100,"y":1000}],
+ "shots":[{"aim":{"ball":2},"speed":1.2},{"wait":2,"place":[700,300],"aim":{"ball":4,"cut":0.1},"speed":1.5}]}
+JSON
+check "sim a wrong ball first" 0 "$cueref" sim "$tmp/wbf.json" -o "$tmp/wbf"
+check "review it" 0 "$cueref" review "$tmp/wbf/clip.mp4" --calib "$tmp/wbf/calib.json" --game 9ball --emit-times --out "$tmp/rwb"
+expect_grep "the early call is said" "$tmp/out" "FOUL wrong_ball_first (6.2), called at the contact"
+if [ "$(grep -c '"code":"wrong_ball_first"' "$tmp/rwb/events.jsonl")" = 1 ] &&
+  grep -q '"code":"wrong_ball_first".*"at_contact":true' "$tmp/rwb/events.jsonl" &&
+  ! grep -q early_call_withdrawn "$tmp/rwb/events.jsonl" &&
+  grep -q '"fouls":\["wrong_ball_first"\]' "$tmp/rwb/events.jsonl"; then pass=$((pass + 1)); else
+  fail=$((fail + 1)); echo "FAIL: the wrong ball first called at the contact:"; grep -v '"balls"' "$tmp/rwb/events.jsonl"; fi
+if awk -F, '$4 == "wrong_ball_first" { n++; if ($3 - $2 > 2 / 30 + 0.001) bad = 1 } END { exit !(n == 1 && !bad) }' \
+  "$tmp/rwb/emitted.csv"; then pass=$((pass + 1)); else
+  fail=$((fail + 1)); echo "FAIL: the early call came later than two frames:"; grep wrong "$tmp/rwb/emitted.csv"; fi
+expect_grep "the report says it was called at the contact" "$tmp/rwb/report.md" "wrong_ball_first (6.2) at [0-9.]* s, called at the contact"
+check "its events read back" 0 "$cueref" judge "$tmp/rwb/events.jsonl"
+check "its events scored" 0 "$cueref" eval --truth "$tmp/wbf/truth.jsonl" --events "$tmp/rwb/events.jsonl" --json-only
+expect_grep "its rulings agree" "$tmp/out" '"agree": 2,'
+check "review --no-early-calls" 0 "$cueref" review "$tmp/wbf/clip.mp4" --calib "$tmp/wbf/calib.json" --game 9ball -q --no-early-calls --emit-times --out "$tmp/rwn"
+if [ "$(grep -c '"code":"wrong_ball_first"' "$tmp/rwn/events.jsonl")" = 1 ] && ! grep -q at_contact "$tmp/rwn/events.jsonl" &&
+  awk -F, '$4 == "wrong_ball_first" { exit !($3 - $2 > 2 / 30 + 0.001) }' "$tmp/rwn/emitted.csv"; then pass=$((pass + 1)); else
+  fail=$((fail + 1)); echo "FAIL: --no-early-calls"; grep wrong "$tmp/rwn/emitted.csv"; fi
 # the same clip with no game: an unidentified ball is a contact, never a guessed number
 check "review with no game" 0 "$cueref" review "$tmp/c/clip.mp4" --calib "$tmp/c/calib.json" -q --out "$tmp/rv3b"
 expect_grep "contact with the 3 or an unidentified ball" "$tmp/rv3b/events.jsonl" '"type":"collision","t":[0-9.]*,"shot":0,"a":0,"b":\(3\|-1\)'

@@ -833,6 +833,140 @@ static void test_stream_end(void)
     }
 }
 
+/* ---- a first contact called early (cr_judge_early_contact) */
+
+/* After BREAK9 the engine has these on the table (the stroke lists them all). */
+#define TABLE9ALL                                                                                              \
+    B(0, 1000, 600) B(1, 1500, 300) B(3, 1700, 900) B(4, 2000, 200) B(5, 1200, 1000) B(6, 2100, 400)           \
+        B(7, 2300, 800) B(8, 1800, 500) B(9, 2200, 635)
+
+static void parse_into(const char *line, cr_event_t *ev)
+{
+    char buf[4096], *w = buf;
+    const char *r;
+
+    for (r = line; *r && w < buf + sizeof(buf) - 1; r++)
+        if (!(r[0] == ',' && r[1] == ']'))
+            *w++ = *r;
+    *w = '\0';
+    CU_ASSERT_EQUAL_FATAL(cr_jsonl_parse_line(buf, strlen(buf), 0, ev, NULL, 0), 0);
+}
+
+/* Feeds lines; appends "code " for every foul and warning written. */
+static void feed_all(cr_judge_t *j, const char *const *lines, char *seen, size_t cap, cr_event_t *ruling)
+{
+    int i, k, n;
+
+    for (i = 0; lines[i]; i++) {
+        parse_into(lines[i], &ev_buf);
+        n = cr_judge_feed(j, &ev_buf, res.out, CR_JUDGE_MAX_OUT);
+        CU_ASSERT_TRUE_FATAL(n >= 0);
+        for (k = 0; k < n; k++) {
+            size_t len = strlen(seen);
+
+            if (res.out[k].type == CR_EV_FOUL || res.out[k].type == CR_EV_WARNING)
+                snprintf(seen + len, cap - len, "%s ", res.out[k].code);
+            if (res.out[k].type == CR_EV_RULING && ruling)
+                *ruling = res.out[k];
+        }
+    }
+}
+
+/* The early call on a fresh 9-ball judge after BREAK9 (the stroke fed first
+ * when fed_stroke): the call's return and its foul line. */
+static int early9(cr_judge_t **j, const char *stroke, const char *contact, const char *const *inputs, bool fed_stroke,
+                  cr_event_t *foul)
+{
+    const char *brk[] = {BREAK9(1), NULL};
+    cr_event_t st, ct, in[4];
+    cr_rules_params_t p;
+    char seen[256] = "";
+    int n = 0;
+
+    cr_rules_params_defaults(&p);
+    p.game = CR_GAME_9BALL;
+    CU_ASSERT_EQUAL_FATAL(cr_judge_create(&p, j), CR_OK);
+    feed_all(*j, brk, seen, sizeof(seen), NULL);
+    parse_into(stroke, &st);
+    parse_into(contact, &ct);
+    if (fed_stroke) {
+        const char *one[] = {stroke, NULL};
+
+        feed_all(*j, one, seen, sizeof(seen), NULL);
+    }
+    for (; inputs && inputs[n] && n < 4; n++)
+        parse_into(inputs[n], &in[n]);
+    return cr_judge_early_contact(*j, in, n, &st, &ct, foul);
+}
+
+static void test_early_contact(void)
+{
+    const char *stroke = STROKE(6, 1, TABLE9ALL);
+    const char *on_3[] = {COL(6.5, 1, 0, 3), CUSH(6.9, 1, 3, "right", 1800, 1241), REST(9, 1, TABLE9ALL), NULL};
+    const char *on_1[] = {COL(6.5, 1, 0, 1), CUSH(6.9, 1, 1, "left", 1600, 29), REST(9, 1, TABLE9ALL), NULL};
+    const char *push[] = {INPUT(5.5, "\"kind\":\"push_out\""), NULL};
+    cr_judge_t *j = NULL;
+    cr_event_t foul, ruling;
+    char seen[512];
+    const char *one[] = {stroke, NULL};
+
+    /* before its stroke reached the engine: the 3 before the 1 is called
+     * now; the shot's own contact confirms it, no second line */
+    CU_ASSERT_EQUAL(early9(&j, stroke, COL(6.5, 1, 0, 3), NULL, false, &foul), 1);
+    CU_ASSERT_STRING_EQUAL(foul.code, "wrong_ball_first");
+    CU_ASSERT_EQUAL(foul.shot, 1);
+    CU_ASSERT_TRUE(foul.at_contact);
+    CU_ASSERT_DOUBLE_EQUAL(foul.t, 6.5, 1e-9);
+    CU_ASSERT_PTR_NOT_NULL(strstr(foul.detail, "the 3"));
+    seen[0] = '\0';
+    feed_all(j, one, seen, sizeof(seen), NULL);
+    feed_all(j, on_3, seen, sizeof(seen), &ruling);
+    CU_ASSERT_STRING_EQUAL(seen, "");
+    CU_ASSERT_FALSE(ruling.ruling.legal);
+    CU_ASSERT_EQUAL(ruling.ruling.n_fouls, 1);
+    CU_ASSERT_STRING_EQUAL(ruling.ruling.fouls[0], "wrong_ball_first");
+    cr_judge_destroy(j);
+
+    /* the shot's own first contact was the 1: the call is withdrawn after
+     * the (legal) ruling */
+    CU_ASSERT_EQUAL(early9(&j, stroke, COL(6.5, 1, 0, 3), NULL, false, &foul), 1);
+    seen[0] = '\0';
+    feed_all(j, one, seen, sizeof(seen), NULL);
+    feed_all(j, on_1, seen, sizeof(seen), &ruling);
+    CU_ASSERT_STRING_EQUAL(seen, "early_call_withdrawn ");
+    CU_ASSERT_TRUE(ruling.ruling.legal);
+    cr_judge_destroy(j);
+
+    /* the stroke already judged (the contact came well after it): called
+     * all the same, once */
+    CU_ASSERT_EQUAL(early9(&j, stroke, COL(6.5, 1, 0, 3), NULL, true, &foul), 1);
+    CU_ASSERT_EQUAL(foul.shot, 1);
+    seen[0] = '\0';
+    feed_all(j, on_3, seen, sizeof(seen), &ruling);
+    CU_ASSERT_STRING_EQUAL(seen, "");
+    CU_ASSERT_EQUAL(ruling.ruling.n_fouls, 1);
+    cr_judge_destroy(j);
+
+    /* nothing to call: the lowest ball first; a table that is not the
+     * engine's (the 6 missing); a push-out declared before the stroke */
+    CU_ASSERT_EQUAL(early9(&j, stroke, COL(6.5, 1, 0, 1), NULL, false, &foul), 0);
+    cr_judge_destroy(j);
+    CU_ASSERT_EQUAL(early9(&j,
+                           STROKE(6, 1,
+                                  B(0, 1000, 600) B(1, 1500, 300) B(3, 1700, 900) B(4, 2000, 200) B(5, 1200, 1000)
+                                      B(7, 2300, 800) B(8, 1800, 500) B(9, 2200, 635)),
+                           COL(6.5, 1, 0, 3), NULL, false, &foul),
+                    0);
+    cr_judge_destroy(j);
+    CU_ASSERT_EQUAL(early9(&j, stroke, COL(6.5, 1, 0, 3), push, false, &foul), 0);
+    /* and nothing was remembered: the shot's own foul line still comes */
+    seen[0] = '\0';
+    feed_all(j, one, seen, sizeof(seen), NULL);
+    feed_all(j, on_3, seen, sizeof(seen), &ruling);
+    CU_ASSERT_STRING_EQUAL(seen, "wrong_ball_first ");
+    cr_judge_destroy(j);
+}
+
 static void test_params(void)
 {
     cr_rules_params_t p;
@@ -867,6 +1001,7 @@ int cr_test_register_rules(void)
         !CU_add_test(s, "1.4 spotting behind a blocked foot spot", test_spot_blocked) ||
         !CU_add_test(s, "certain fouls are emitted at once", test_foul_timing) ||
         !CU_add_test(s, "a shot open at the stream's end is judged at its end", test_stream_end) ||
+        !CU_add_test(s, "a wrong ball first called at the contact, confirmed or withdrawn", test_early_contact) ||
         !CU_add_test(s, "rule switches and editions", test_params))
         return 1;
     return 0;

@@ -199,6 +199,80 @@ static void test_unclear_first_contact_not_called(void)
     }
 }
 
+/* ---- a ball dropped: the cue ball (track 5) rolls at 1 m/s along
+ * (dx, dy) from (x0, y0) and is seen while its centre is short of
+ * x + y = 3728 + seen_past (the foot-right mouth line of a 2540 x 1270 table
+ * runs along x + y = 3728), then is GONE; or it stops at x + y = 3740 (hung
+ * past the mouth line) and is GONE a second later. */
+
+typedef enum { DROP_CLEAN, DROP_BY_A_JAW, DROP_HUNG, DROP_LOST_IN_THE_OPEN } drop_variant_t;
+
+static int run_drop(drop_variant_t v, double fps, cr_early_drop_t *d, double *t_called, double *t_last_seen)
+{
+    cr_table_t tab;
+    cr_early_t *e = NULL;
+    cr_ball_frame_t f;
+    cr_early_contact_t c;
+    double x0 = 2300.0, y0 = v == DROP_BY_A_JAW ? 970.0 : 1030.0, u = sqrt(0.5), speed = 1000.0;
+    int k, calls = 0;
+
+    if (v == DROP_LOST_IN_THE_OPEN) {
+        x0 = 1000.0;
+        y0 = 300.0;
+    }
+    cr_table_init(&tab, 2540.0, 1270.0);
+    noise_state = 11u;
+    *t_last_seen = -1.0;
+    CU_ASSERT_EQUAL_FATAL(cr_early_create(&tab, NULL, &e), CR_OK);
+    for (k = 0; k < (int)(2.0 * fps); k++) {
+        double t = (k + 0.21) / fps, s = speed * t, x, y;
+        cr_early_drop_t got[4];
+        bool seen;
+
+        if (v == DROP_HUNG && x0 + y0 + 2.0 * u * s > 3740.0)
+            s = (3740.0 - x0 - y0) / (2.0 * u);
+        x = x0 + u * s;
+        y = y0 + u * s;
+        seen = v == DROP_LOST_IN_THE_OPEN ? t < 0.5 : v == DROP_HUNG ? t < 1.2 : x + y < 3728.0 + 20.0;
+        f.t = t;
+        f.frame = (uint64_t)k;
+        f.n = 0;
+        put(&f, 5, 0, x, y, seen ? CR_BALL_SEEN : CR_BALL_GONE);
+        if (seen)
+            *t_last_seen = t;
+        cr_early_push(e, &f, &c);
+        if (cr_early_drops(e, got, 4) > 0 && calls++ == 0) {
+            *d = got[0];
+            *t_called = t;
+        }
+    }
+    cr_early_destroy(e);
+    return calls;
+}
+
+static void test_drops(void)
+{
+    const double fps[] = {30.0, 60.0};
+    cr_early_drop_t d;
+    double t_called, t_seen;
+    int i;
+
+    for (i = 0; i < 2; i++) {
+        CU_ASSERT_EQUAL_FATAL(run_drop(DROP_CLEAN, fps[i], &d, &t_called, &t_seen), 1);
+        CU_ASSERT_EQUAL(d.ball, 0);
+        CU_ASSERT_EQUAL(d.pocket, CR_POCKET_FOOT_RIGHT);
+        /* dated when its course crossed the mouth line, or when last seen
+         * when that was past it (as the reconstruction dates it) */
+        CU_ASSERT_DOUBLE_EQUAL(d.t, fmax(t_seen, (3728.0 - 3330.0) / (2.0 * sqrt(0.5)) / 1000.0), 0.002);
+        /* called once unseen for two frames and 50 ms */
+        CU_ASSERT_TRUE(t_called - t_seen >= 0.05 - 1e-9 && t_called - t_seen <= fmax(0.05, 2.0 / fps[i]) + 1.0 / fps[i]);
+    }
+    /* in past a jaw point (within R of it), hung in the jaws, lost in the open: not called */
+    CU_ASSERT_EQUAL(run_drop(DROP_BY_A_JAW, 60.0, &d, &t_called, &t_seen), 0);
+    CU_ASSERT_EQUAL(run_drop(DROP_HUNG, 60.0, &d, &t_called, &t_seen), 0);
+    CU_ASSERT_EQUAL(run_drop(DROP_LOST_IN_THE_OPEN, 60.0, &d, &t_called, &t_seen), 0);
+}
+
 /* The tracker's newest frame: this frame's own detection, before the
  * look-ahead lets the frame out. */
 static void test_tracker_peek(void)
@@ -252,6 +326,7 @@ int cr_test_register_early(void)
     if (!s || !CU_add_test(s, "a plain first contact is called within two frames", test_plain_first_contact) ||
         !CU_add_test(s, "an unclear first contact is left to the reconstruction",
                      test_unclear_first_contact_not_called) ||
+        !CU_add_test(s, "a ball dropped into a pocket, and three that are not called", test_drops) ||
         !CU_add_test(s, "the tracker's newest frame, before its look-ahead", test_tracker_peek))
         return -1;
     return 0;

@@ -10,6 +10,7 @@
 
 #define EARLY_BALLS 48 /* balls followed at once (tracks on the table, with stale copies) */
 #define EARLY_PATH 256 /* cue ball sightings kept after a stroke */
+#define EARLY_CROSS_S 0.5 /* a ball seen past a mouth line longer than this, then gone, is not called dropped */
 
 typedef struct {
     int track; /* -1: free */
@@ -27,14 +28,24 @@ typedef struct {
     double off_d;      /* the last one's distance */
     double off_t[2];   /* the last two such sightings: time */
     double off_x[2], off_y[2];
+    double st[2], sx[2], sy[2]; /* its last two sightings: [1] the last */
+    int n_seen;                 /* sightings so far (up to 2 counted) */
+    int n_unseen;               /* frames since the last */
+    bool dropped;               /* called dropped since it was last seen */
+    int cross_p;                /* the pocket whose mouth line it was last seen past, or -1 */
+    double cross_t;             /* when it crossed it */
 } ball_t;
 
 typedef enum { EARLY_IDLE, EARLY_SHOT } phase_t;
 
 struct cr_early {
     cr_early_params_t p;
+    cr_table_t tab;
     double R;
     double L, W; /* the playing surface, nose to nose */
+    double t_prev, dt; /* the last frame's time; the frame period seen */
+    int n_drops;       /* this frame's drops */
+    cr_early_drop_t drops[CR_NUM_BALLS];
     ball_t b[EARLY_BALLS];
     phase_t phase;
     bool armed;
@@ -60,6 +71,7 @@ void cr_early_params_defaults(cr_early_params_t *p)
     p->contact_sigma = 3.0;
     p->max_angle_deg = 30.0;
     p->max_shot_s = 10.0;
+    p->vanish_s = 0.05;
 }
 
 int cr_early_create(const cr_table_t *t, const cr_early_params_t *p, cr_early_t **out)
@@ -69,7 +81,8 @@ int cr_early_create(const cr_table_t *t, const cr_early_params_t *p, cr_early_t 
     if (!t || !out || !(t->ball_radius_mm > 0))
         return CR_ERR_INVALID;
     if (p && !(p->rest_s > 0 && p->rest_mm > 0 && p->moved_mm > p->rest_mm && p->moved_sigma >= 0 &&
-               p->contact_mm >= 0 && p->contact_sigma >= 0 && p->max_angle_deg > 0 && p->max_angle_deg < 90 && p->max_shot_s > 0))
+               p->contact_mm >= 0 && p->contact_sigma >= 0 && p->max_angle_deg > 0 && p->max_angle_deg < 90 &&
+               p->max_shot_s > 0 && p->vanish_s >= 0))
         return CR_ERR_INVALID;
     e = calloc(1, sizeof(*e));
     if (!e)
@@ -78,7 +91,10 @@ int cr_early_create(const cr_table_t *t, const cr_early_params_t *p, cr_early_t 
         e->p = *p;
     else
         cr_early_params_defaults(&e->p);
+    e->tab = *t;
     e->R = t->ball_radius_mm;
+    e->t_prev = NAN;
+    e->dt = NAN;
     e->L = t->length_mm;
     e->W = t->width_mm;
     for (int i = 0; i < EARLY_BALLS; i++)
@@ -107,12 +123,69 @@ static ball_t *ball_of(cr_early_t *e, int track)
         return NULL;
     memset(&e->b[freei], 0, sizeof(ball_t));
     e->b[freei].track = track;
+    e->b[freei].cross_p = CR_POCKET_NONE;
     return &e->b[freei];
 }
 
 static double moved_tol(const cr_early_t *e, const cr_ball_obs_t *o)
 {
     return fmax(e->p.moved_mm, e->p.moved_sigma * o->sigma_mm);
+}
+
+/* Whether a centre crossing pocket p's mouth line at (x, y) is at least R
+ * from both jaw points: the ball goes in clear of the jaws (one closer
+ * touches a jaw and may come back out). */
+static bool clear_of_jaws(const cr_early_t *e, cr_pocket_t p, double x, double y)
+{
+    cr_point_t a, b;
+
+    if (cr_table_pocket_mouth(&e->tab, p, &a, &b) != 0)
+        return false;
+    return hypot(x - a.x, y - a.y) >= e->R && hypot(x - b.x, y - b.y) >= e->R;
+}
+
+/* When ball b's way between its last two sightings crossed pocket p's
+ * mouth line (bisection on the straight line between them). */
+static double crossing_time(const cr_early_t *e, const ball_t *b, cr_pocket_t p)
+{
+    double lo = 0.0, hi = 1.0;
+
+    for (int k = 0; k < 30; k++) {
+        double u = 0.5 * (lo + hi);
+
+        if (cr_table_past_mouth(&e->tab, p, b->sx[0] + u * (b->sx[1] - b->sx[0]), b->sy[0] + u * (b->sy[1] - b->sy[0])))
+            hi = u;
+        else
+            lo = u;
+    }
+    return b->st[0] + hi * (b->st[1] - b->st[0]);
+}
+
+/* After a sighting: the mouth line ball b is past, and since when. */
+static void mouth_crossing(const cr_early_t *e, ball_t *b)
+{
+    int p;
+
+    if (b->cross_p != CR_POCKET_NONE && cr_table_past_mouth(&e->tab, (cr_pocket_t)b->cross_p, b->sx[1], b->sy[1]))
+        return; /* still past it */
+    b->cross_p = CR_POCKET_NONE;
+    for (p = 0; p < CR_POCKET_COUNT && b->n_seen == 2; p++) {
+        cr_point_t c = cr_table_pocket_point(&e->tab, (cr_pocket_t)p);
+
+        if (hypot(b->sx[1] - c.x, b->sy[1] - c.y) <= cr_table_mouth_width(&e->tab, (cr_pocket_t)p) + e->R &&
+            cr_table_past_mouth(&e->tab, (cr_pocket_t)p, b->sx[1], b->sy[1]) &&
+            !cr_table_past_mouth(&e->tab, (cr_pocket_t)p, b->sx[0], b->sy[0])) {
+            double u;
+
+            b->cross_t = crossing_time(e, b, (cr_pocket_t)p);
+            u = (b->cross_t - b->st[0]) / (b->st[1] - b->st[0]);
+            b->cross_p = clear_of_jaws(e, (cr_pocket_t)p, b->sx[0] + u * (b->sx[1] - b->sx[0]),
+                                       b->sy[0] + u * (b->sy[1] - b->sy[0]))
+                             ? p
+                             : CR_POCKET_NONE; /* in past a jaw: the reconstruction's to judge */
+            return;
+        }
+    }
 }
 
 /* One sighting (or none) of a ball: its cluster, its place, its run off it. */
@@ -125,8 +198,20 @@ static void observe(cr_early_t *e, ball_t *b, const cr_ball_obs_t *o, double t)
     b->status = o->status;
     b->x = o->x;
     b->y = o->y;
-    if (o->status != CR_BALL_SEEN || !o->has_raw)
+    if (o->status != CR_BALL_SEEN || !o->has_raw) {
+        b->n_unseen++;
         return;
+    }
+    b->st[0] = b->st[1];
+    b->sx[0] = b->sx[1];
+    b->sy[0] = b->sy[1];
+    b->st[1] = t;
+    b->sx[1] = o->x;
+    b->sy[1] = o->y;
+    b->n_seen += b->n_seen < 2;
+    b->n_unseen = 0;
+    b->dropped = false;
+    mouth_crossing(e, b);
     if (b->cn > 0 && hypot(o->x - b->cx, o->y - b->cy) <= e->p.rest_mm) {
         b->cn++;
         b->cx += (o->x - b->cx) / b->cn;
@@ -334,6 +419,121 @@ static int judge_first(cr_early_t *e, const ball_t *b, cr_early_contact_t *out)
     return 1;
 }
 
+/* Where ball b's straight course from its last two sightings is at t. */
+static void course_at(const ball_t *b, double t, double *x, double *y)
+{
+    double u = (t - b->st[1]) / (b->st[1] - b->st[0]);
+
+    *x = b->sx[1] + u * (b->sx[1] - b->sx[0]);
+    *y = b->sy[1] + u * (b->sy[1] - b->sy[0]);
+}
+
+/* Outside the cushions' contact lines (R from the noses), and not within
+ * half a mouth and R of pocket p's point: a course there met a cushion's
+ * nose (the reconstruction's test, without its allowance for a course
+ * along the nose). */
+static bool off_the_bed(const cr_early_t *e, cr_pocket_t p, double x, double y)
+{
+    cr_point_t c = cr_table_pocket_point(&e->tab, p);
+
+    if (x >= e->R && x <= e->L - e->R && y >= e->R && y <= e->W - e->R)
+        return false;
+    return hypot(x - c.x, y - c.y) > 0.5 * cr_table_mouth_width(&e->tab, p) + e->R;
+}
+
+/* Ball b, gone into a pocket and unseen long enough: the pocket whose mouth
+ * its course has crossed by t (and when), or CR_POCKET_NONE. */
+static cr_pocket_t dropped_into(const cr_early_t *e, const ball_t *b, double t, double *tc)
+{
+    const int N = 32;
+    int p, k;
+
+    if (b->cross_p != CR_POCKET_NONE) {
+        /* seen past the mouth line, then gone: dropped when last seen
+         * (as the reconstruction dates it), unless it had come to rest
+         * there (hung in the jaws: the reconstruction's to judge) or
+         * crossed long before */
+        if ((b->cn >= 3 && b->st[1] - b->ct0 >= e->p.rest_s) || b->st[1] - b->cross_t > EARLY_CROSS_S)
+            return CR_POCKET_NONE;
+        *tc = b->st[1];
+        return (cr_pocket_t)b->cross_p;
+    }
+    if (b->n_seen < 2 || !(b->st[1] > b->st[0]) || !(b->st[1] - b->st[0] <= 4.0 * e->dt))
+        return CR_POCKET_NONE;
+    for (p = 0; p < CR_POCKET_COUNT; p++) {
+        cr_point_t c = cr_table_pocket_point(&e->tab, (cr_pocket_t)p);
+        double lo = b->st[1], hi = NAN, x, y;
+
+        if (hypot(b->sx[1] - c.x, b->sy[1] - c.y) > cr_table_mouth_width(&e->tab, (cr_pocket_t)p) + e->R)
+            continue;
+        if (cr_table_past_mouth(&e->tab, (cr_pocket_t)p, b->sx[1], b->sy[1]))
+            continue; /* past it when last seen, not by crossing it: not a course into it */
+        for (k = 1; k <= N; k++) {
+            double tk = b->st[1] + (t - b->st[1]) * k / N;
+
+            course_at(b, tk, &x, &y);
+            if (cr_table_past_mouth(&e->tab, (cr_pocket_t)p, x, y)) {
+                hi = tk;
+                break;
+            }
+            if (off_the_bed(e, (cr_pocket_t)p, x, y))
+                break;
+            lo = tk;
+        }
+        if (!isfinite(hi))
+            continue;
+        for (k = 0; k < 30; k++) {
+            double tm = 0.5 * (lo + hi);
+
+            course_at(b, tm, &x, &y);
+            if (cr_table_past_mouth(&e->tab, (cr_pocket_t)p, x, y))
+                hi = tm;
+            else
+                lo = tm;
+        }
+        course_at(b, hi, &x, &y);
+        if (!clear_of_jaws(e, (cr_pocket_t)p, x, y))
+            continue; /* in past a jaw: the reconstruction's to judge */
+        if (hi + e->R * (b->st[1] - b->st[0]) / hypot(b->sx[1] - b->sx[0], b->sy[1] - b->sy[0]) > t)
+            continue; /* not a radius past the mouth line by now: it may still be seen on its way in */
+        *tc = hi;
+        return (cr_pocket_t)p;
+    }
+    return CR_POCKET_NONE;
+}
+
+/* This frame's drops. */
+static void find_drops(cr_early_t *e, const cr_ball_frame_t *f)
+{
+    e->n_drops = 0;
+    for (int i = 0; i < f->n; i++) {
+        const cr_ball_obs_t *o = &f->balls[i];
+        ball_t *b = ball_of(e, o->track);
+        cr_pocket_t p;
+        double tc;
+
+        if (!b || o->status != CR_BALL_GONE || o->id < 0 || b->dropped || b->n_unseen < 2 ||
+            !(f->t - b->st[1] >= e->p.vanish_s) || e->n_drops >= CR_NUM_BALLS)
+            continue;
+        p = dropped_into(e, b, f->t, &tc);
+        if (p == CR_POCKET_NONE)
+            continue;
+        b->dropped = true;
+        e->drops[e->n_drops++] = (cr_early_drop_t){tc, o->id, p};
+    }
+}
+
+int cr_early_drops(const cr_early_t *e, cr_early_drop_t *out, int max)
+{
+    int n = 0;
+
+    if (!e || !out)
+        return 0;
+    for (; n < e->n_drops && n < max; n++)
+        out[n] = e->drops[n];
+    return n;
+}
+
 int cr_early_push(cr_early_t *e, const cr_ball_frame_t *f, cr_early_contact_t *out)
 {
     ball_t *cue = NULL;
@@ -358,6 +558,10 @@ int cr_early_push(cr_early_t *e, const cr_ball_frame_t *f, cr_early_contact_t *o
     for (int i = 0; i < EARLY_BALLS; i++)
         if (e->b[i].track >= 0 && !e->b[i].present)
             e->b[i].track = -1; /* its track ended */
+    if (isfinite(e->t_prev) && f->t > e->t_prev)
+        e->dt = isfinite(e->dt) ? fmin(e->dt, f->t - e->t_prev) : f->t - e->t_prev;
+    e->t_prev = f->t;
+    find_drops(e, f);
 
     if (e->phase == EARLY_IDLE) {
         bool others_still = true;

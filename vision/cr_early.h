@@ -42,6 +42,15 @@
  *  - after a call, or once a shot's first contact cannot be called, the
  *    watcher waits until it is armed again.
  *
+ * And a ball dropped into a pocket (cr_early_drops()), by the rule the
+ * reconstruction uses: a surely named ball the tracker has GONE (it stopped
+ * being seen running into a pocket mouth), unseen for two frames and
+ * vanish_s at least, last seen within a mouth's width and R of the pocket
+ * point, whose straight course from its last two sightings has passed that
+ * mouth's line by now without leaving the cushions' contact lines outside
+ * the mouth. Its time is where the course crossed the mouth line. A ball
+ * seen again may drop again.
+ *
  * Thread-safety: one watcher per thread. No allocation after create.
  */
 #ifndef CR_EARLY_H
@@ -64,6 +73,7 @@ typedef struct {
     double contact_sigma; /* ... at least this many sigmas of its sightings (3) */
     double max_angle_deg; /* a struck ball's way off the line of centres (30) */
     double max_shot_s;    /* a stroke with no contact called this long after: given up (10) */
+    double vanish_s;      /* a ball gone this long (and two frames) into a pocket dropped (0.05) */
 } cr_early_params_t;
 
 void cr_early_params_defaults(cr_early_params_t *p);
@@ -80,9 +90,16 @@ typedef struct {
     double ball_x[CR_NUM_BALLS], ball_y[CR_NUM_BALLS];
 } cr_early_contact_t;
 
+/* One ball dropped into a pocket, called. */
+typedef struct {
+    double t; /* when its course crossed the mouth line */
+    int ball;
+    cr_pocket_t pocket;
+} cr_early_drop_t;
+
 typedef struct cr_early cr_early_t;
 
-/* t is copied (ball radius). p may be NULL for the defaults. Returns 0,
+/* t is copied (ball radius, pockets). p may be NULL for the defaults. Returns 0,
  * CR_ERR_INVALID or CR_ERR_NOMEM. */
 int cr_early_create(const cr_table_t *t, const cr_early_params_t *p, cr_early_t **out);
 
@@ -90,6 +107,10 @@ int cr_early_create(const cr_table_t *t, const cr_early_params_t *p, cr_early_t 
  * fills *out when this frame called a first contact, else 0; a negative
  * cr_status_t on bad arguments. */
 int cr_early_push(cr_early_t *e, const cr_ball_frame_t *f, cr_early_contact_t *out);
+
+/* After cr_early_push() of a frame: the balls that frame showed dropped, at
+ * most max into out; returns their count. */
+int cr_early_drops(const cr_early_t *e, cr_early_drop_t *out, int max);
 
 void cr_early_destroy(cr_early_t *e);
 

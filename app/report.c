@@ -107,7 +107,8 @@ static void shot_section(FILE *f, const cr_event_t *ev, size_t n, size_t from, i
             break;
         case CR_EV_FOUL:
             fprintf(f, "- Foul %s (%s) at %.3f s%s: %s", e->code, e->rule, e->t,
-                    e->at_contact ? ", called at the contact" : "", e->detail);
+                    !e->early ? "" : !strcmp(e->code, "cue_ball_scratch") ? ", called at the drop" : ", called at the contact",
+                    e->detail);
             if (e->confidence < 1.0)
                 fprintf(f, " (confidence %.2f)", e->confidence);
             fprintf(f, "\n");

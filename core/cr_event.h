@@ -158,8 +158,8 @@ typedef struct {
     char rules[CR_CODE_LEN];
 
     /* foul, warning */
-    bool at_contact; /* foul: called at the contact, before its shot's own events were judged
-                        (docs/EVENTS.md, `at_contact`); false when absent */
+    bool early; /* foul: called from the newest frames (at the contact, at the drop), before
+                   its shot's own events were judged (docs/EVENTS.md); false when absent */
     char code[CR_CODE_LEN];
     char rule[CR_CODE_LEN];
     char detail[CR_TEXT_LEN];

@@ -709,7 +709,7 @@ static int cr_parse_fields(cr_pctx_t *c, json_t *o, cr_event_t *ev)
         CR_TRY(cr_get_str(c, o, "rule", CR_REQ, ev->rule, sizeof(ev->rule), false));
         CR_TRY(cr_get_str(c, o, "detail", CR_REQ, ev->detail, sizeof(ev->detail), false));
         CR_TRY(cr_get_confidence(c, o, CR_OPT, &ev->confidence));
-        CR_TRY(cr_get_bool(c, o, "at_contact", CR_OPT, &ev->at_contact));
+        CR_TRY(cr_get_bool(c, o, "early", CR_OPT, &ev->early));
         return 0;
     case CR_EV_RULING:
         return cr_parse_ruling(c, o, ev);
@@ -1293,8 +1293,8 @@ static int cr_build(const cr_event_t *ev, json_t **out, char *err, size_t err_le
         cr_put_str(&b, o, "rule", ev->rule, sizeof(ev->rule), false);
         cr_put_str(&b, o, "detail", ev->detail, sizeof(ev->detail), false);
         cr_put_num(&b, o, "confidence", ev->confidence, CR_SCALE_CONF, 0.0, 1.0);
-        if (ev->at_contact)
-            cr_put(&b, o, "at_contact", json_true());
+        if (ev->early)
+            cr_put(&b, o, "early", json_true());
         break;
     case CR_EV_RULING:
         cr_put_ruling(&b, o, &ev->ruling);

@@ -13,6 +13,8 @@
 /* an early call's stroke (cr_judge_early_contact()) and the shot's own, reconstructed one: the
  * same stroke when this close */
 #define EARLY_STROKE_S 0.25
+/* the most events an early call is judged with (the operator's input before it) */
+#define EARLY_MAX_EVENTS 32
 
 /* A ball whose centre is this much farther than R from a cushion has left it
  * (WPA 8.4: a frozen ball must leave and return to be "driven to a rail"). */
@@ -519,9 +521,10 @@ static void judge_first_contact(cr_judge_t *j, bool final)
     }
     f = cr_shot_add_foul(j, "wrong_ball_first", s->t_first, s->first_conf, "The cue ball first contacted %s; %s.",
                          cr_ball_str(s->first_ball, b1), why);
-    if (f && j->early.on && j->early.started && j->early.ball == s->first_ball) {
+    if (f && j->early[CR_EARLY_FIRST].on && j->early[CR_EARLY_FIRST].started &&
+        j->early[CR_EARLY_FIRST].ball == s->first_ball) {
         f->emitted = true; /* its line was written when it was called early */
-        j->early.confirmed = true;
+        j->early[CR_EARLY_FIRST].confirmed = true;
     }
 judged:
     s->first_judged = true;
@@ -596,24 +599,28 @@ static void set_fouls_in_row(const cr_judge_t *j, cr_ruling_t *r)
 /* Closes the shot in progress: the fouls that need the whole shot, the game's
  * ruling, the state for the next shot. rest may be NULL (stream ended, or the
  * next stroke came before every ball stopped). */
-/* The shot an early call belonged to is judged: when its own first contact
- * did not give the foul that was called, says so. */
+/* The shot early calls belonged to is judged: for each its own events did
+ * not confirm, says so. */
 static int early_withdrawn(cr_judge_t *j, double t, cr_event_t *out, int cap, int n)
 {
-    if (!j->early.on)
-        return n;
-    if (!j->early.confirmed && n < cap) {
-        cr_event_init(&out[n], CR_EV_WARNING);
-        out[n].t = t;
-        out[n].shot = j->early.started ? j->s.shot : -1;
-        snprintf(out[n].code, sizeof(out[n].code), "early_call_withdrawn");
-        snprintf(out[n].detail, sizeof(out[n].detail),
-                 "The wrong_ball_first foul called at the contact (%.3f s) is withdrawn: the shot's reconstructed "
-                 "first contact does not give it (%.300s).",
-                 j->early.t, j->early.detail);
-        n++;
+    int k;
+
+    for (k = 0; k < 2; k++) {
+        if (!j->early[k].on)
+            continue;
+        if (!j->early[k].confirmed && n < cap) {
+            cr_event_init(&out[n], CR_EV_WARNING);
+            out[n].t = t;
+            out[n].shot = j->early[k].started ? j->s.shot : -1;
+            snprintf(out[n].code, sizeof(out[n].code), "early_call_withdrawn");
+            snprintf(out[n].detail, sizeof(out[n].detail),
+                     "The %s foul called at %.3f s (%.300s) is withdrawn: the shot's reconstructed events do not "
+                     "give it.",
+                     j->early[k].code, j->early[k].t, j->early[k].detail);
+            n++;
+        }
+        memset(&j->early[k], 0, sizeof(j->early[k]));
     }
-    memset(&j->early, 0, sizeof(j->early));
     return n;
 }
 
@@ -901,8 +908,9 @@ static void start_shot(cr_judge_t *j, const cr_event_t *ev)
     bool keep;
 
     memset(s, 0, sizeof(*s));
-    if (j->early.on && !j->early.started) /* the shot the early call was for; its contact is after its stroke */
-        j->early.started = ev->t < j->early.t;
+    for (i = 0; i < 2; i++)
+        if (j->early[i].on && !j->early[i].started) /* the shot an early call was for: the call after its stroke */
+            j->early[i].started = ev->t < j->early[i].t;
     for (i = 0; i < CR_NUM_BALLS; i++)
         s->t_rail[i] = -INFINITY;
     s->t_rail_unknown = -INFINITY;
@@ -1331,8 +1339,13 @@ int cr_judge_feed(cr_judge_t *j, const cr_event_t *ev, cr_event_t *out, int cap)
             s->pocketed[s->n_pocketed++] = ev->ball;
         }
         if (ev->ball == CR_BALL_CUE) {
-            cr_shot_add_foul(j, "cue_ball_scratch", ev->t, 1.0, "The cue ball was pocketed in the %s pocket.",
-                             cr_pocket_name(ev->pocket));
+            cr_foul_t *f = cr_shot_add_foul(j, "cue_ball_scratch", ev->t, 1.0,
+                                            "The cue ball was pocketed in the %s pocket.", cr_pocket_name(ev->pocket));
+
+            if (f && j->early[CR_EARLY_SCRATCH].on && j->early[CR_EARLY_SCRATCH].started) {
+                f->emitted = true; /* written when it was called early */
+                j->early[CR_EARLY_SCRATCH].confirmed = true;
+            }
             n = flush_fouls(j, out, cap, n);
         }
         break;
@@ -1447,13 +1460,72 @@ int cr_judge_finish(cr_judge_t *j, cr_event_t *out, int cap)
     return early_withdrawn(j, j->t_last, out, cap, n);
 }
 
+/* An early call written: kept until its shot is judged. */
+static void remember_early(cr_judge_t *j, int k, bool started, int ball, const cr_event_t *foul)
+{
+    j->early[k].on = true;
+    j->early[k].started = started;
+    j->early[k].confirmed = false;
+    j->early[k].ball = ball;
+    j->early[k].t = foul->t;
+    snprintf(j->early[k].code, sizeof(j->early[k].code), "%s", foul->code);
+    snprintf(j->early[k].detail, sizeof(j->early[k].detail), "%s", foul->detail);
+}
+
+/* Feeds evs to a copy of j; the first foul of `code` it writes goes to *out.
+ * Returns 1 found, 0 not (or no memory: the call is a courtesy). */
+static int judge_on_copy(const cr_judge_t *j, const cr_event_t *const *evs, int n_evs, const char *code,
+                         cr_event_t *out)
+{
+    cr_judge_t *c = malloc(sizeof(*c));
+    cr_event_t *buf = malloc(CR_JUDGE_MAX_OUT * sizeof(*buf));
+    int i, k, n = 0, found = 0;
+
+    if (c && buf) {
+        *c = *j;
+        for (i = 0; i < n_evs && n >= 0 && !found; i++) {
+            n = cr_judge_feed(c, evs[i], buf, CR_JUDGE_MAX_OUT);
+            for (k = 0; k < n; k++)
+                if (buf[k].type == CR_EV_FOUL && !strcmp(buf[k].code, code)) {
+                    *out = buf[k];
+                    out->early = true;
+                    found = 1;
+                    break;
+                }
+        }
+    }
+    free(c);
+    free(buf);
+    return found;
+}
+
+int cr_judge_early_pocket(cr_judge_t *j, const cr_event_t *pocket, cr_event_t *out)
+{
+    const cr_event_t *evs[1];
+    cr_event_t ev;
+
+    if (!j || !pocket || !out || pocket->type != CR_EV_POCKET)
+        return CR_ERR_INVALID;
+    if (pocket->ball != CR_BALL_CUE || j->p.game == CR_GAME_NONE || j->lag.active || !j->s.active ||
+        j->early[CR_EARLY_SCRATCH].on || cr_shot_pocketed(&j->s, CR_BALL_CUE) || !(pocket->t > j->s.t_stroke) ||
+        !(pocket->t > j->t_last))
+        return 0;
+    ev = *pocket;
+    ev.shot = j->s.shot;
+    evs[0] = &ev;
+    if (!judge_on_copy(j, evs, 1, "cue_ball_scratch", out))
+        return 0;
+    remember_early(j, CR_EARLY_SCRATCH, true, (int)pocket->pocket, out);
+    return 1;
+}
+
 int cr_judge_early_contact(cr_judge_t *j, const cr_event_t *inputs, int n_inputs, const cr_event_t *stroke,
                            const cr_event_t *contact, cr_event_t *out)
 {
-    cr_judge_t *c;
-    cr_event_t *buf, ct;
+    const cr_event_t *evs[EARLY_MAX_EVENTS];
+    cr_event_t ct;
     bool listed[CR_NUM_BALLS] = {false}, open, fed;
-    int i, n, found = 0;
+    int i, n_evs = 0;
 
     if (!j || !stroke || !contact || !out || stroke->type != CR_EV_STROKE || contact->type != CR_EV_COLLISION ||
         n_inputs < 0 || (n_inputs > 0 && !inputs))
@@ -1461,7 +1533,8 @@ int cr_judge_early_contact(cr_judge_t *j, const cr_event_t *inputs, int n_inputs
     for (i = 0; i < n_inputs; i++)
         if (inputs[i].type != CR_EV_INPUT || (i > 0 && inputs[i].t < inputs[i - 1].t))
             return CR_ERR_INVALID;
-    if (j->p.game == CR_GAME_NONE || j->lag.active || j->game_over || j->early.on || !(stroke->t < contact->t) ||
+    if (j->p.game == CR_GAME_NONE || j->lag.active || j->game_over || j->early[CR_EARLY_FIRST].on ||
+        !(stroke->t < contact->t) ||
         !(contact->t > j->t_last))
         return 0;
     /* the shot's own stroke may have been judged already (the contact came
@@ -1483,48 +1556,25 @@ int cr_judge_early_contact(cr_judge_t *j, const cr_event_t *inputs, int n_inputs
             if (listed[i] != j->on_table[i])
                 return 0; /* the table is not what the engine knows: leave it to the shot's own events */
     }
-    c = malloc(sizeof(*c));
-    buf = malloc(CR_JUDGE_MAX_OUT * sizeof(*buf));
-    if (!c || !buf) {
-        free(c);
-        free(buf);
-        return 0; /* the early call is a courtesy: the shot is judged all the same */
-    }
-    *c = *j;
     ct = *contact;
     ct.shot = open ? j->s.shot : stroke->shot;
     /* the operator's input before the contact, then the stroke (in its
      * place among them) and the contact */
-    n = 0;
     fed = open;
-    for (i = 0; i < n_inputs && inputs[i].t <= ct.t && n >= 0; i++) {
+    for (i = 0; i < n_inputs && inputs[i].t <= ct.t; i++) {
+        if (n_evs >= EARLY_MAX_EVENTS - 2)
+            return 0;
         if (!fed && !(inputs[i].t <= stroke->t)) {
-            n = cr_judge_feed(c, stroke, buf, CR_JUDGE_MAX_OUT);
+            evs[n_evs++] = stroke;
             fed = true;
         }
-        if (n >= 0)
-            n = cr_judge_feed(c, &inputs[i], buf, CR_JUDGE_MAX_OUT);
+        evs[n_evs++] = &inputs[i];
     }
-    if (n >= 0 && !fed)
-        n = cr_judge_feed(c, stroke, buf, CR_JUDGE_MAX_OUT);
-    if (n >= 0) {
-        n = cr_judge_feed(c, &ct, buf, CR_JUDGE_MAX_OUT);
-        for (i = 0; i < n; i++)
-            if (buf[i].type == CR_EV_FOUL && !strcmp(buf[i].code, "wrong_ball_first")) {
-                *out = buf[i];
-                out->at_contact = true;
-                found = 1;
-                break;
-            }
-    }
-    if (found) {
-        j->early.on = true;
-        j->early.started = open;
-        j->early.ball = contact->a == CR_BALL_CUE ? contact->b : contact->a;
-        j->early.t = contact->t;
-        snprintf(j->early.detail, sizeof(j->early.detail), "%s", out->detail);
-    }
-    free(c);
-    free(buf);
-    return found;
+    if (!fed)
+        evs[n_evs++] = stroke;
+    evs[n_evs++] = &ct;
+    if (!judge_on_copy(j, evs, n_evs, "wrong_ball_first", out))
+        return 0;
+    remember_early(j, CR_EARLY_FIRST, open, contact->a == CR_BALL_CUE ? contact->b : contact->a, out);
+    return 1;
 }

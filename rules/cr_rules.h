@@ -136,6 +136,16 @@ int cr_judge_finish(cr_judge_t *j, cr_event_t *out, int cap);
 int cr_judge_early_contact(cr_judge_t *j, const cr_event_t *inputs, int n_inputs, const cr_event_t *stroke,
                            const cr_event_t *contact, cr_event_t *out);
 
+/* The cue ball pocketed, called from the newest frames (cr_early.h) before
+ * the reconstruction's `pocket` line reaches the engine: judged in the open
+ * shot only (its stroke fed, the cue ball not pocketed yet in it), on a
+ * copy of the engine. When it gives cue_ball_scratch (6.1) the foul line
+ * goes to *out (marked early) and 1 is returned; the shot's own
+ * `pocket` of the cue ball confirms it (no second line), else a `warning`
+ * early_call_withdrawn follows the ruling. Else 0; CR_ERR_INVALID on bad
+ * arguments. */
+int cr_judge_early_pocket(cr_judge_t *j, const cr_event_t *pocket, cr_event_t *out);
+
 /* The last error message; "" when none. */
 const char *cr_judge_error(const cr_judge_t *j);
 

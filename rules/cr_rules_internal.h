@@ -126,17 +126,22 @@ struct cr_judge {
     cr_shot_t s;
     cr_lag_t lag;
 
-    /* a first contact called before its stroke reached the engine
-     * (cr_judge_early_contact()): the foul line already written */
+    /* fouls called before their shot's events reached the engine
+     * (cr_judge_early_contact(), cr_judge_early_pocket()): the foul line
+     * already written. [CR_EARLY_FIRST]: a wrong ball first; [CR_EARLY_SCRATCH]:
+     * the cue ball pocketed. */
     struct {
         bool on;        /* called, the shot not judged yet */
         bool started;   /* the shot it belongs to has begun: s.shot */
-        bool confirmed; /* the shot's own first contact gave the same foul */
-        int ball;
+        bool confirmed; /* the shot's own events gave the same foul */
+        int ball;       /* the ball first contacted; the pocket of a scratch */
         double t;
+        char code[CR_CODE_LEN];
         char detail[CR_TEXT_LEN];
-    } early;
+    } early[2];
 };
+
+enum { CR_EARLY_FIRST, CR_EARLY_SCRATCH };
 
 /* Helpers shared by the two files. */
 int cr_other(int player);

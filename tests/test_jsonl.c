@@ -305,14 +305,14 @@ static void test_parse_foul_ruling(void)
     CU_ASSERT_STRING_EQUAL(ev.rule, "6.3");
     CU_ASSERT_STRING_EQUAL(ev.detail, "No rail after contact.");
     CU_ASSERT_DOUBLE_EQUAL(ev.confidence, 0.8, 1e-12);
-    CU_ASSERT_FALSE(ev.at_contact);
+    CU_ASSERT_FALSE(ev.early);
     CU_ASSERT_EQUAL_FATAL(parse("{\"type\":\"foul\",\"t\":7,\"shot\":2,\"code\":\"wrong_ball_first\","
-                                "\"rule\":\"6.2\",\"detail\":\"The 3.\",\"at_contact\":true}",
+                                "\"rule\":\"6.2\",\"detail\":\"The 3.\",\"early\":true}",
                                 &ev, err),
                           0);
-    CU_ASSERT_TRUE(ev.at_contact);
+    CU_ASSERT_TRUE(ev.early);
     CU_ASSERT_NOT_EQUAL(parse("{\"type\":\"foul\",\"t\":7,\"shot\":2,\"code\":\"wrong_ball_first\","
-                              "\"rule\":\"6.2\",\"detail\":\"The 3.\",\"at_contact\":1}",
+                              "\"rule\":\"6.2\",\"detail\":\"The 3.\",\"early\":1}",
                               &ev, err),
                         0);
 
@@ -945,9 +945,9 @@ static void test_format_exact(void)
     CU_ASSERT_TRUE(cr_jsonl_format(&ev, line, sizeof(line)) > 0);
     CU_ASSERT_STRING_EQUAL(line, "{\"type\":\"foul\",\"t\":4.5,\"shot\":1,\"code\":\"no_rail\","
                                  "\"rule\":\"6.3\",\"detail\":\"No rail.\",\"confidence\":0.123}");
-    ev.at_contact = true;
+    ev.early = true;
     CU_ASSERT_TRUE(cr_jsonl_format(&ev, line, sizeof(line)) > 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(line, ",\"at_contact\":true}"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(line, ",\"early\":true}"));
 
     cr_event_init(&ev, CR_EV_RULING);
     ev.t = 4.5;

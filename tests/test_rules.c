@@ -915,7 +915,7 @@ static void test_early_contact(void)
     CU_ASSERT_EQUAL(early9(&j, stroke, COL(6.5, 1, 0, 3), NULL, false, &foul), 1);
     CU_ASSERT_STRING_EQUAL(foul.code, "wrong_ball_first");
     CU_ASSERT_EQUAL(foul.shot, 1);
-    CU_ASSERT_TRUE(foul.at_contact);
+    CU_ASSERT_TRUE(foul.early);
     CU_ASSERT_DOUBLE_EQUAL(foul.t, 6.5, 1e-9);
     CU_ASSERT_PTR_NOT_NULL(strstr(foul.detail, "the 3"));
     seen[0] = '\0';
@@ -967,6 +967,58 @@ static void test_early_contact(void)
     cr_judge_destroy(j);
 }
 
+/* A cue ball dropped, called from the newest frames (cr_judge_early_pocket). */
+static void test_early_pocket(void)
+{
+    const char *brk[] = {BREAK9(1), NULL};
+    const char *shot[] = {STROKE(6, 1, TABLE9ALL), COL(6.5, 1, 0, 1), CUSH(6.8, 1, 1, "left", 1600, 29), NULL};
+    const char *dropped[] = {POCKET(7.05, 1, 0, "side-left"), REST(9, 1, TABLE9ALL), NULL};
+    const char *stayed[] = {REST(9, 1, TABLE9ALL), NULL};
+    const char *stroke_only[] = {STROKE(6, 1, TABLE9ALL), NULL};
+    cr_rules_params_t p;
+    cr_judge_t *j = NULL;
+    cr_event_t pk, foul, ruling;
+    char seen[512];
+    int k;
+
+    cr_rules_params_defaults(&p);
+    p.game = CR_GAME_9BALL;
+    parse_into(POCKET(7.0, 1, 0, "side-left"), &pk);
+    for (k = 0; k < 2; k++) {
+        CU_ASSERT_EQUAL_FATAL(cr_judge_create(&p, &j), CR_OK);
+        seen[0] = '\0';
+        feed_all(j, brk, seen, sizeof(seen), NULL);
+        feed_all(j, shot, seen, sizeof(seen), NULL);
+        seen[0] = '\0';
+        CU_ASSERT_EQUAL(cr_judge_early_pocket(j, &pk, &foul), 1);
+        CU_ASSERT_STRING_EQUAL(foul.code, "cue_ball_scratch");
+        CU_ASSERT_EQUAL(foul.shot, 1);
+        CU_ASSERT_TRUE(foul.early);
+        CU_ASSERT_DOUBLE_EQUAL(foul.t, 7.0, 1e-9);
+        CU_ASSERT_EQUAL(cr_judge_early_pocket(j, &pk, &foul), 0); /* once a shot */
+        feed_all(j, k == 0 ? dropped : stayed, seen, sizeof(seen), &ruling);
+        if (k == 0) {
+            /* the shot's own pocket confirms it: no second line, the ruling lists it */
+            CU_ASSERT_STRING_EQUAL(seen, "");
+            CU_ASSERT_FALSE(ruling.ruling.legal);
+            CU_ASSERT_STRING_EQUAL(ruling.ruling.fouls[0], "cue_ball_scratch");
+        } else {
+            /* the cue ball was not pocketed after all: withdrawn after the legal ruling */
+            CU_ASSERT_STRING_EQUAL(seen, "early_call_withdrawn ");
+            CU_ASSERT_TRUE(ruling.ruling.legal);
+        }
+        cr_judge_destroy(j);
+    }
+    /* no shot open, or an object ball: nothing */
+    CU_ASSERT_EQUAL_FATAL(cr_judge_create(&p, &j), CR_OK);
+    feed_all(j, brk, seen, sizeof(seen), NULL);
+    CU_ASSERT_EQUAL(cr_judge_early_pocket(j, &pk, &foul), 0);
+    feed_all(j, stroke_only, seen, sizeof(seen), NULL);
+    parse_into(POCKET(7.0, 1, 3, "side-left"), &pk);
+    CU_ASSERT_EQUAL(cr_judge_early_pocket(j, &pk, &foul), 0);
+    cr_judge_destroy(j);
+}
+
 static void test_params(void)
 {
     cr_rules_params_t p;
@@ -1002,6 +1054,7 @@ int cr_test_register_rules(void)
         !CU_add_test(s, "certain fouls are emitted at once", test_foul_timing) ||
         !CU_add_test(s, "a shot open at the stream's end is judged at its end", test_stream_end) ||
         !CU_add_test(s, "a wrong ball first called at the contact, confirmed or withdrawn", test_early_contact) ||
+        !CU_add_test(s, "a cue ball scratch called at the drop, confirmed or withdrawn", test_early_pocket) ||
         !CU_add_test(s, "rule switches and editions", test_params))
         return 1;
     return 0;

@@ -54,7 +54,7 @@ typedef struct {
     int track_delay; /* --track-delay, frames; 0: 0.135 s of frames */
     bool emit_times; /* --emit-times: DIR/emitted.csv */
     bool highlights; /* resting balls placed by their highlights too (default; --no-highlights) */
-    bool no_early;   /* --no-early-calls: a first contact's foul waits for the reconstruction */
+    bool no_early;   /* --no-early-calls: a wrong ball first and a scratch wait for the reconstruction */
     const char *head_why; /* what decided o->head when not the command line (a review begun again) */
 } review_opts_t;
 
@@ -145,9 +145,9 @@ static void review_usage(FILE *f)
             "                    well-seen balls and a resting ball is placed where its highlights\n"
             "                    say: better places for balls of the cloth's colour, README);\n"
             "                    --highlights is the default, accepted\n"
-            "  --no-early-calls  a wrong ball first waits for the shot's reconstructed events; by\n"
-            "                    default the plainest first contacts are called from the newest\n"
-            "                    frames, two frames after the contact (docs/EVENTS.md)\n"
+            "  --no-early-calls  a wrong ball first and a scratch wait for the shot's reconstructed\n"
+            "                    events; by default the plainest are called from the newest frames:\n"
+            "                    two frames after the contact, 50 ms after the drop (docs/EVENTS.md)\n"
             "  -q, --quiet       no per-shot lines and no progress\n"
             "  -h, --help        this help\n");
 }
@@ -341,13 +341,53 @@ static int drain_tracker(review_t *rv)
  * and the reconstruction (cr_early.h); the rules say whether it is a foul
  * now (cr_judge_early_contact(), with the operator's input not written yet
  * that falls before the contact). */
+/* Writes a foul called early and says it. */
+static int early_foul(review_t *rv, const cr_event_t *foul, const char *what)
+{
+    if (write_event(rv, foul) < 0)
+        return -1;
+    rv->fouls++;
+    rv->early_calls++;
+    if (!rv->o->quiet) {
+        char clock[32], line[CR_TEXT_LEN + 160];
+
+        cr_cli_clock_text(foul->t, clock);
+        snprintf(line, sizeof(line), "shot %d: FOUL %s (%s) at %s, called %s -- %s", foul->shot, foul->code, foul->rule,
+                 clock, what, foul->detail);
+        say(rv, line);
+    }
+    return 0;
+}
+
+/* The newest frame's first contact, or a cue ball dropped, called before
+ * the tracker's look-ahead and the reconstruction (cr_early.h); the rules
+ * say whether it is a foul now (cr_judge_early_contact(), with the
+ * operator's input not written yet that falls before the contact;
+ * cr_judge_early_pocket()). */
 static int early_call(review_t *rv)
 {
     cr_early_contact_t c;
+    cr_early_drop_t drop[CR_NUM_BALLS];
     cr_event_t *stroke = rv->line, contact, foul;
-    int i;
+    int i, n, called;
 
-    if (!rv->early || cr_tracker_peek(rv->trk, rv->peek) != 1 || cr_early_push(rv->early, rv->peek, &c) != 1)
+    if (!rv->early || cr_tracker_peek(rv->trk, rv->peek) != 1)
+        return 0;
+    called = cr_early_push(rv->early, rv->peek, &c);
+    n = cr_early_drops(rv->early, drop, CR_NUM_BALLS);
+    for (i = 0; i < n; i++) {
+        cr_event_t pk;
+
+        if (drop[i].ball != CR_BALL_CUE)
+            continue;
+        cr_event_init(&pk, CR_EV_POCKET);
+        pk.t = drop[i].t;
+        pk.ball = CR_BALL_CUE;
+        pk.pocket = drop[i].pocket;
+        if (cr_judge_early_pocket(rv->judge, &pk, &foul) == 1 && early_foul(rv, &foul, "at the drop") != 0)
+            return -1;
+    }
+    if (called != 1)
         return 0;
     cr_event_init(stroke, CR_EV_STROKE);
     stroke->t = c.t_stroke;
@@ -369,19 +409,7 @@ static int early_call(review_t *rv)
     if (cr_judge_early_contact(rv->judge, rv->inputs + rv->next_input, (int)(rv->n_inputs - rv->next_input), stroke,
                                &contact, &foul) != 1)
         return 0;
-    if (write_event(rv, &foul) < 0)
-        return -1;
-    rv->fouls++;
-    rv->early_calls++;
-    if (!rv->o->quiet) {
-        char clock[32], line[CR_TEXT_LEN + 160];
-
-        cr_cli_clock_text(c.t, clock);
-        snprintf(line, sizeof(line), "shot %d at %s: FOUL wrong_ball_first (%s), called at the contact -- %s",
-                 foul.shot, clock, foul.rule, foul.detail);
-        say(rv, line);
-    }
-    return 0;
+    return early_foul(rv, &foul, "at the contact");
 }
 
 static int finish(review_t *rv)
@@ -971,9 +999,10 @@ static int review_run(const review_opts_t *o, bool *again, bool *again_right, ch
         if (!o->quiet)
             fprintf(stderr,
                     "cueref: review: %ld frames (%.1f s of video) in %.1f s (%.1fx real time; per frame: detect "
-                    "%.2f ms, track %.2f ms, events %.2f ms); %ld shots, %ld fouls -> %s\n",
+                    "%.2f ms, track %.2f ms, events %.2f ms); %ld shots, %ld fouls (%ld called early) -> %s\n",
                     rv.frames, media, wall, wall > 0 ? media / wall : 0.0, 1e3 * rv.sec_detect / rv.frames,
-                    1e3 * rv.sec_track / rv.frames, 1e3 * rv.sec_recon / rv.frames, rv.shots, rv.fouls, rv.out_path);
+                    1e3 * rv.sec_track / rv.frames, 1e3 * rv.sec_recon / rv.frames, rv.shots, rv.fouls,
+                    rv.early_calls, rv.out_path);
     }
     {
         char path[4200];

@@ -243,30 +243,40 @@ expect_grep "review first contact right" "$tmp/out" '"correct": 1,'
 expect_grep "review rulings agree" "$tmp/out" '"agree": 1,'
 # a wrong ball first is called at the contact (two frames later at the most), before the
 # tracker's look-ahead: after an illegal break, the cue ball in hand is sent into the 4
-# while the 2 is the lowest ball. One foul line, marked at_contact; the ruling lists it;
-# nothing withdrawn. With --no-early-calls the same foul comes later, unmarked.
+# while the 2 is the lowest ball. One foul line, marked early; the ruling lists it;
+# nothing withdrawn. Then the cue ball in hand is sent straight into the foot-right pocket:
+# the scratch is called at the drop (unseen two frames and 50 ms), marked too. With
+# --no-early-calls the same fouls come later, unmarked.
 cat >"$tmp/wbf.json" <<'JSON'
 {"version":1,"game":"9ball","fps":30,"size":"960x540","blur":1,"cloth":"green","camera":{"tilt_deg":2},
  "balls":[{"id":0,"x":500,"y":600},{"id":2,"x":1500,"y":700},{"id":4,"x":1300,"y":250},{"id":8,"x":2100,"y":1000}],
- "shots":[{"aim":{"ball":2},"speed":1.2},{"wait":2,"place":[700,300],"aim":{"ball":4,"cut":0.1},"speed":1.5}]}
+ "shots":[{"aim":{"ball":2},"speed":1.2},{"wait":2,"place":[700,300],"aim":{"ball":4,"cut":0.1},"speed":1.5},
+          {"wait":2,"place":[2250,980],"aim":{"deg":45},"speed":1.0}]}
 JSON
 check "sim a wrong ball first" 0 "$cueref" sim "$tmp/wbf.json" -o "$tmp/wbf"
 check "review it" 0 "$cueref" review "$tmp/wbf/clip.mp4" --calib "$tmp/wbf/calib.json" --game 9ball --emit-times --out "$tmp/rwb"
-expect_grep "the early call is said" "$tmp/out" "FOUL wrong_ball_first (6.2), called at the contact"
+expect_grep "the early call is said" "$tmp/out" "shot 1: FOUL wrong_ball_first (6.2) at 00:09.[0-9], called at the contact"
 if [ "$(grep -c '"code":"wrong_ball_first"' "$tmp/rwb/events.jsonl")" = 1 ] &&
-  grep -q '"code":"wrong_ball_first".*"at_contact":true' "$tmp/rwb/events.jsonl" &&
+  grep -q '"code":"wrong_ball_first".*"early":true' "$tmp/rwb/events.jsonl" &&
   ! grep -q early_call_withdrawn "$tmp/rwb/events.jsonl" &&
   grep -q '"fouls":\["wrong_ball_first"\]' "$tmp/rwb/events.jsonl"; then pass=$((pass + 1)); else
   fail=$((fail + 1)); echo "FAIL: the wrong ball first called at the contact:"; grep -v '"balls"' "$tmp/rwb/events.jsonl"; fi
 if awk -F, '$4 == "wrong_ball_first" { n++; if ($3 - $2 > 2 / 30 + 0.001) bad = 1 } END { exit !(n == 1 && !bad) }' \
   "$tmp/rwb/emitted.csv"; then pass=$((pass + 1)); else
   fail=$((fail + 1)); echo "FAIL: the early call came later than two frames:"; grep wrong "$tmp/rwb/emitted.csv"; fi
+expect_grep "the scratch is said at the drop" "$tmp/out" "shot 2: FOUL cue_ball_scratch (6.1) at 00:17.[0-9], called at the drop"
+if [ "$(grep -c '"code":"cue_ball_scratch"' "$tmp/rwb/events.jsonl")" = 1 ] &&
+  grep -q '"code":"cue_ball_scratch".*"early":true' "$tmp/rwb/events.jsonl" &&
+  awk -F, '$4 == "cue_ball_scratch" { n++; if ($3 - $2 > 0.1 + 0.001) bad = 1 } END { exit !(n == 1 && !bad) }' \
+    "$tmp/rwb/emitted.csv"; then pass=$((pass + 1)); else
+  fail=$((fail + 1)); echo "FAIL: the scratch called at the drop:"; grep scratch "$tmp/rwb/emitted.csv" "$tmp/rwb/events.jsonl"; fi
 expect_grep "the report says it was called at the contact" "$tmp/rwb/report.md" "wrong_ball_first (6.2) at [0-9.]* s, called at the contact"
 check "its events read back" 0 "$cueref" judge "$tmp/rwb/events.jsonl"
 check "its events scored" 0 "$cueref" eval --truth "$tmp/wbf/truth.jsonl" --events "$tmp/rwb/events.jsonl" --json-only
-expect_grep "its rulings agree" "$tmp/out" '"agree": 2,'
+expect_grep "its rulings agree" "$tmp/out" '"agree": 3,'
 check "review --no-early-calls" 0 "$cueref" review "$tmp/wbf/clip.mp4" --calib "$tmp/wbf/calib.json" --game 9ball -q --no-early-calls --emit-times --out "$tmp/rwn"
-if [ "$(grep -c '"code":"wrong_ball_first"' "$tmp/rwn/events.jsonl")" = 1 ] && ! grep -q at_contact "$tmp/rwn/events.jsonl" &&
+if [ "$(grep -c '"code":"wrong_ball_first"' "$tmp/rwn/events.jsonl")" = 1 ] && ! grep -q early "$tmp/rwn/events.jsonl" &&
+  [ "$(grep -c '"code":"cue_ball_scratch"' "$tmp/rwn/events.jsonl")" = 1 ] &&
   awk -F, '$4 == "wrong_ball_first" { exit !($3 - $2 > 2 / 30 + 0.001) }' "$tmp/rwn/emitted.csv"; then pass=$((pass + 1)); else
   fail=$((fail + 1)); echo "FAIL: --no-early-calls"; grep wrong "$tmp/rwn/emitted.csv"; fi
 # the same clip with no game: an unidentified ball is a contact, never a guessed number
@@ -382,6 +392,7 @@ if [ "$mode" = full ]; then
   done
   expect_grep "demo prints the review's calls" "$tmp/out" "shot 0 at"
   expect_grep "demo says where the output is" "$tmp/out" "review/events.jsonl"
+  expect_grep "demo: its wrong ball first called at the contact" "$tmp/demo/review/events.jsonl" '"code":"wrong_ball_first".*"early":true'
 fi
 
 echo "cli: $pass passed, $fail failed"

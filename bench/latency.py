@@ -11,7 +11,8 @@ below 1 is counted apart, as "CODE (doubtful)": the rules engine judges an
 unsure first contact at the shot's end by design, so only the others are
 the certain fouls whose latency the issues bound. Prints median / p95 / max
 per type, in seconds of media time, so on a live camera the same figures
-are seconds of wall time."""
+are seconds of wall time, and how many came within two frame periods of the
+truth's moment (the frame rate from each clip's truth session line)."""
 import csv
 import json
 import sys
@@ -30,10 +31,14 @@ def main():
         sys.exit(__doc__)
     sub, clips = sys.argv[1], sys.argv[2:]
     lat = {}
+    frames = {}
     for c in clips:
         truth = {}
+        fps = None
         for line in open(c + '/truth.jsonl'):
             e = json.loads(line)
+            if e.get('type') == 'session':
+                fps = e.get('fps')
             key = e['type'] + (':' + e['code'] if e['type'] == 'foul' else '')
             if 't' in e and e['t'] is not None:
                 truth.setdefault(key, []).append(e['t'])
@@ -55,10 +60,14 @@ def main():
             if abs(best - t) > 0.25:
                 continue
             lat.setdefault(key, []).append(float(r['emitted_at']) - best)
-    print('%-34s %6s %8s %8s %8s' % ('event', 'n', 'median', 'p95', 'max'))
+            if fps:
+                frames.setdefault(key, []).append((float(r['emitted_at']) - best) * fps)
+    print('%-34s %6s %8s %8s %8s %10s' % ('event', 'n', 'median', 'p95', 'max', '<=2 frames'))
     for k in sorted(lat):
         v = lat[k]
-        print('%-34s %6d %8.3f %8.3f %8.3f' % (k, len(v), pct(v, 0.5), pct(v, 0.95), max(v)))
+        f = frames.get(k, [])
+        within = '%d/%d' % (sum(1 for x in f if x <= 2.0 + 1e-6), len(f)) if f else '-'
+        print('%-34s %6d %8.3f %8.3f %8.3f %10s' % (k, len(v), pct(v, 0.5), pct(v, 0.95), max(v), within))
 
 
 if __name__ == '__main__':

@@ -11,7 +11,7 @@ import json
 import re
 import sys
 
-LATENCY_LINE = re.compile(r'^(\S+(?: \(doubtful\))?)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$')
+LATENCY_LINE = re.compile(r'^(\S+(?: \(doubtful\))?)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)(?:\s+(?:\d+/\d+|-))?$')
 
 
 def ratio(x):

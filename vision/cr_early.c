@@ -65,8 +65,8 @@ void cr_early_params_defaults(cr_early_params_t *p)
 {
     p->rest_s = 0.3;
     p->rest_mm = 1.5;
-    p->moved_mm = 3.0;
-    p->moved_sigma = 6.0;
+    p->moved_mm = 2.0;
+    p->moved_sigma = 5.0;
     p->contact_mm = 2.0;
     p->contact_sigma = 3.0;
     p->max_angle_deg = 30.0;

@@ -67,8 +67,8 @@ extern "C" {
 typedef struct {
     double rest_s;        /* seen in one place this long: at rest there (0.3) */
     double rest_mm;       /* ... within this of its mean (1.5) */
-    double moved_mm;      /* seen farther than this from its place: it left it (3.0) */
-    double moved_sigma;   /* ... and farther than this many detection sigmas (6) */
+    double moved_mm;      /* seen farther than this from its place: it left it (2.0) */
+    double moved_sigma;   /* ... and farther than this many detection sigmas (5) */
     double contact_mm;    /* slack on 2R for the cue ball's way to reach a ball (2.0), and ... */
     double contact_sigma; /* ... at least this many sigmas of its sightings (3) */
     double max_angle_deg; /* a struck ball's way off the line of centres (30) */

@@ -188,6 +188,17 @@ static void mouth_crossing(const cr_early_t *e, ball_t *b)
     }
 }
 
+/* The last two of a ball's sightings of a kind: [1] the newest. */
+static void keep_two(double ts[2], double xs[2], double ys[2], double t, double x, double y)
+{
+    ts[0] = ts[1];
+    xs[0] = xs[1];
+    ys[0] = ys[1];
+    ts[1] = t;
+    xs[1] = x;
+    ys[1] = y;
+}
+
 /* One sighting (or none) of a ball: its cluster, its place, its run off it. */
 static void observe(cr_early_t *e, ball_t *b, const cr_ball_obs_t *o, double t)
 {
@@ -202,12 +213,7 @@ static void observe(cr_early_t *e, ball_t *b, const cr_ball_obs_t *o, double t)
         b->n_unseen++;
         return;
     }
-    b->st[0] = b->st[1];
-    b->sx[0] = b->sx[1];
-    b->sy[0] = b->sy[1];
-    b->st[1] = t;
-    b->sx[1] = o->x;
-    b->sy[1] = o->y;
+    keep_two(b->st, b->sx, b->sy, t, o->x, o->y);
     b->n_seen += b->n_seen < 2;
     b->n_unseen = 0;
     b->dropped = false;
@@ -233,12 +239,7 @@ static void observe(cr_early_t *e, ball_t *b, const cr_ball_obs_t *o, double t)
     if (d > moved_tol(e, o) && (b->off_run == 0 || d > b->off_d)) {
         b->off_run++;
         b->off_d = d;
-        b->off_t[0] = b->off_t[1];
-        b->off_x[0] = b->off_x[1];
-        b->off_y[0] = b->off_y[1];
-        b->off_t[1] = t;
-        b->off_x[1] = o->x;
-        b->off_y[1] = o->y;
+        keep_two(b->off_t, b->off_x, b->off_y, t, o->x, o->y);
     } else if (d > moved_tol(e, o)) {
         b->off_run = -1; /* off its place but not going away: not a struck ball's start */
         b->off_d = d;

@@ -2529,6 +2529,25 @@ static void smooth(const cr_tracker_t *tr, const obs_t *o, int n, int ic, double
     *y = o[ic].y;
 }
 
+/* A frame's entry e of track t as the tracker states it: its number, its
+ * id where sure (margin at least id_margin, else -1), and the entry's own
+ * place, velocity and sigma (has_raw: this frame's detection). */
+static void ball_of_entry(const cr_tracker_t *tr, const trk_t *t, const ent_t *e, cr_ball_obs_t *b)
+{
+    memset(b, 0, sizeof(*b));
+    b->track = t->number;
+    b->id = (t->id >= 0 && t->margin >= tr->p.id_margin) ? t->id : -1;
+    b->id_conf = (float)(t->id >= 0 ? 1.0 / (1.0 + exp(-t->margin)) : 0.0);
+    b->status = (cr_ball_status_t)e->status;
+    b->blurred = e->blurred;
+    b->sigma_mm = e->sigma;
+    b->x = b->raw_x = e->x;
+    b->y = b->raw_y = e->y;
+    b->vx = e->vx;
+    b->vy = e->vy;
+    b->has_raw = e->seen;
+}
+
 int cr_tracker_peek(const cr_tracker_t *tr, cr_ball_frame_t *out)
 {
     const fr_t *fr;
@@ -2542,23 +2561,10 @@ int cr_tracker_peek(const cr_tracker_t *tr, cr_ball_frame_t *out)
     for (int i = 0; i < fr->n && out->n < CR_VISION_MAX_DETECTIONS; i++) {
         const ent_t *e = &fr->e[i];
         const trk_t *t = &tr->trk[e->slot];
-        cr_ball_obs_t *b;
 
         if (t->number < 0 || t->state == SLOT_FREE)
             continue;
-        b = &out->balls[out->n++];
-        memset(b, 0, sizeof(*b));
-        b->track = t->number;
-        b->id = (t->id >= 0 && t->margin >= tr->p.id_margin) ? t->id : -1;
-        b->id_conf = (float)(t->id >= 0 ? 1.0 / (1.0 + exp(-t->margin)) : 0.0);
-        b->status = (cr_ball_status_t)e->status;
-        b->blurred = e->blurred;
-        b->sigma_mm = e->sigma;
-        b->x = b->raw_x = e->x;
-        b->y = b->raw_y = e->y;
-        b->vx = e->vx;
-        b->vy = e->vy;
-        b->has_raw = e->seen;
+        ball_of_entry(tr, t, e, &out->balls[out->n++]);
     }
     return 1;
 }
@@ -2612,12 +2618,7 @@ int cr_tracker_pop(cr_tracker_t *tr, cr_ball_frame_t *out)
         if (t->id < 0 && !ball_like(t) && hypot(e->vx, e->vy) > 100.0)
             continue;
         b = &out->balls[out->n++];
-        memset(b, 0, sizeof(*b));
-        b->track = t->number;
-        b->id = (t->id >= 0 && t->margin >= tr->p.id_margin) ? t->id : -1;
-        b->id_conf = (float)(t->id >= 0 ? 1.0 / (1.0 + exp(-t->margin)) : 0.0);
-        b->status = (cr_ball_status_t)e->status;
-        b->blurred = e->blurred;
+        ball_of_entry(tr, t, e, b);
         if (b->id < 0 && (tr->p.id_set & 1u)) {
             double mg;
             int best = own_best(tr, t, &mg);
@@ -2625,16 +2626,10 @@ int cr_tracker_pop(cr_tracker_t *tr, cr_ball_frame_t *out)
             b->not_cue = best > 0 &&
                          id_loglik(t, best, tr->p.colour_cap) - id_loglik(t, 0, tr->p.colour_cap) >= tr->p.id_margin;
         }
-        b->sigma_mm = e->sigma;
-        b->x = b->raw_x = e->x;
-        b->y = b->raw_y = e->y;
-        b->vx = e->vx;
-        b->vy = e->vy;
         if (e->seen) {
             const obs_t *o = &tr->obs[e->slot * tr->obs_cap];
             int no = tr->nobs[e->slot], ic = -1;
 
-            b->has_raw = true; /* raw_x, raw_y: this frame's own detection */
             for (int j = 0; j < no; j++)
                 if (o[j].t == 0.0f) {
                     ic = j;

@@ -42,21 +42,18 @@ struct cr_early {
     cr_early_params_t p;
     cr_table_t tab;
     double R;
-    double L, W; /* the playing surface, nose to nose */
     double t_prev, dt; /* the last frame's time; the frame period seen */
     int n_drops;       /* this frame's drops */
     cr_early_drop_t drops[CR_NUM_BALLS];
     ball_t b[EARLY_BALLS];
     phase_t phase;
-    bool armed;
-    int armed_cue; /* the cue ball's track when armed */
+    int armed_cue; /* armed (every ball seen at its place): the cue ball's track; else -1 */
     /* the shot being watched */
     int cue_track;
     double t_stroke;
     cr_early_contact_t snap; /* the balls at the stroke */
     int n_held;              /* balls held hidden or unidentified then: where */
     double held_x[EARLY_BALLS], held_y[EARLY_BALLS];
-    int held_track[EARLY_BALLS];
     int n_path;
     double path_t[EARLY_PATH], path_x[EARLY_PATH], path_y[EARLY_PATH], path_s[EARLY_PATH];
 };
@@ -95,11 +92,10 @@ int cr_early_create(const cr_table_t *t, const cr_early_params_t *p, cr_early_t 
     e->R = t->ball_radius_mm;
     e->t_prev = NAN;
     e->dt = NAN;
-    e->L = t->length_mm;
-    e->W = t->width_mm;
     for (int i = 0; i < EARLY_BALLS; i++)
         e->b[i].track = -1;
     e->phase = EARLY_IDLE;
+    e->armed_cue = -1;
     *out = e;
     return CR_OK;
 }
@@ -144,21 +140,21 @@ static bool clear_of_jaws(const cr_early_t *e, cr_pocket_t p, double x, double y
     return hypot(x - a.x, y - a.y) >= e->R && hypot(x - b.x, y - b.y) >= e->R;
 }
 
-/* When ball b's way between its last two sightings crossed pocket p's
- * mouth line (bisection on the straight line between them). */
-static double crossing_time(const cr_early_t *e, const ball_t *b, cr_pocket_t p)
+/* Where the straight line from (x0, y0), short of pocket p's mouth line,
+ * to (x1, y1), past it, crosses it: the fraction of the way (bisection). */
+static double mouth_cross_u(const cr_early_t *e, cr_pocket_t p, double x0, double y0, double x1, double y1)
 {
     double lo = 0.0, hi = 1.0;
 
     for (int k = 0; k < 30; k++) {
         double u = 0.5 * (lo + hi);
 
-        if (cr_table_past_mouth(&e->tab, p, b->sx[0] + u * (b->sx[1] - b->sx[0]), b->sy[0] + u * (b->sy[1] - b->sy[0])))
+        if (cr_table_past_mouth(&e->tab, p, x0 + u * (x1 - x0), y0 + u * (y1 - y0)))
             hi = u;
         else
             lo = u;
     }
-    return b->st[0] + hi * (b->st[1] - b->st[0]);
+    return hi;
 }
 
 /* After a sighting: the mouth line ball b is past, and since when. */
@@ -175,10 +171,9 @@ static void mouth_crossing(const cr_early_t *e, ball_t *b)
         if (hypot(b->sx[1] - c.x, b->sy[1] - c.y) <= cr_table_mouth_width(&e->tab, (cr_pocket_t)p) + e->R &&
             cr_table_past_mouth(&e->tab, (cr_pocket_t)p, b->sx[1], b->sy[1]) &&
             !cr_table_past_mouth(&e->tab, (cr_pocket_t)p, b->sx[0], b->sy[0])) {
-            double u;
+            double u = mouth_cross_u(e, (cr_pocket_t)p, b->sx[0], b->sy[0], b->sx[1], b->sy[1]);
 
-            b->cross_t = crossing_time(e, b, (cr_pocket_t)p);
-            u = (b->cross_t - b->st[0]) / (b->st[1] - b->st[0]);
+            b->cross_t = b->st[0] + u * (b->st[1] - b->st[0]);
             b->cross_p = clear_of_jaws(e, (cr_pocket_t)p, b->sx[0] + u * (b->sx[1] - b->sx[0]),
                                        b->sy[0] + u * (b->sy[1] - b->sy[0]))
                              ? p
@@ -255,16 +250,13 @@ static bool at_place(const cr_early_t *e, const ball_t *b, const cr_ball_obs_t *
     return b->has_place && b->off_run == 0 && hypot(o->x - b->px, o->y - b->py) <= moved_tol(e, o);
 }
 
-/* Distance from (x, y) to the segment a-b, and the segment's parameter of
- * the nearest point. */
-static double seg_dist(double ax, double ay, double bx, double by, double x, double y, double *u)
+/* Distance from (x, y) to the segment a-b. */
+static double seg_dist(double ax, double ay, double bx, double by, double x, double y)
 {
     double dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy, s = 0.0;
 
     if (l2 > 0)
         s = fmin(1.0, fmax(0.0, ((x - ax) * dx + (y - ay) * dy) / l2));
-    if (u)
-        *u = s;
     return hypot(ax + s * dx - x, ay + s * dy - y);
 }
 
@@ -274,11 +266,19 @@ static double path_dist(const cr_early_t *e, int k, double x, double y)
     double best = hypot(e->path_x[0] - x, e->path_y[0] - y);
 
     for (int i = 0; i + 1 <= k && i + 1 < e->n_path; i++)
-        best = fmin(best, seg_dist(e->path_x[i], e->path_y[i], e->path_x[i + 1], e->path_y[i + 1], x, y, NULL));
+        best = fmin(best, seg_dist(e->path_x[i], e->path_y[i], e->path_x[i + 1], e->path_y[i + 1], x, y));
     return best;
 }
 
-static void start_shot(cr_early_t *e, const cr_ball_frame_t *f, const ball_t *cue)
+/* The cue ball's way to a contact at (cx, cy) from its k-th sighting: how
+ * near it came to (x, y). */
+static double way_dist(const cr_early_t *e, int k, double cx, double cy, double x, double y)
+{
+    return fmin(path_dist(e, k, x, y), seg_dist(e->path_x[k], e->path_y[k], cx, cy, x, y));
+}
+
+/* fb[i]: frame f's ball i as followed here (NULL when no room). */
+static void start_shot(cr_early_t *e, const cr_ball_frame_t *f, ball_t *const *fb, const ball_t *cue)
 {
     cr_early_contact_t *s = &e->snap;
 
@@ -294,7 +294,7 @@ static void start_shot(cr_early_t *e, const cr_ball_frame_t *f, const ball_t *cu
     s->t_stroke = e->t_stroke;
     for (int i = 0; i < f->n; i++) {
         const cr_ball_obs_t *o = &f->balls[i];
-        ball_t *b = ball_of(e, o->track);
+        const ball_t *b = fb[i];
 
         if (o->status == CR_BALL_GONE || !b)
             continue;
@@ -309,8 +309,7 @@ static void start_shot(cr_early_t *e, const cr_ball_frame_t *f, const ball_t *cu
         s->n_balls++;
         if (o->status == CR_BALL_HIDDEN && e->n_held < EARLY_BALLS) {
             e->held_x[e->n_held] = o->x;
-            e->held_y[e->n_held] = o->y;
-            e->held_track[e->n_held++] = o->track;
+            e->held_y[e->n_held++] = o->y;
         }
     }
 }
@@ -325,7 +324,8 @@ static bool pushed_along(const cr_early_t *e, const ball_t *b, double ux, double
     const double c = cos(e->p.max_angle_deg * (3.14159265358979323846 / 180.0));
     const double ax = b->off_x[1] - b->px, ay = b->off_y[1] - b->py, la = hypot(ax, ay), lu = hypot(ux, uy);
     /* how far each cushion's contact line lies along the push: x low, x high, y low, y high */
-    const double gap[4] = {b->px - e->R, e->L - e->R - b->px, b->py - e->R, e->W - e->R - b->py};
+    const double gap[4] = {b->px - e->R, e->tab.length_mm - e->R - b->px, b->py - e->R,
+                           e->tab.width_mm - e->R - b->py};
     const bool toward[4] = {ux < 0, ux > 0, uy < 0, uy > 0};
     int m;
 
@@ -346,7 +346,7 @@ static bool pushed_along(const cr_early_t *e, const ball_t *b, double ux, double
  * called, or the shot given up. Returns 1 when called. */
 static int judge_first(cr_early_t *e, const ball_t *b, cr_early_contact_t *out)
 {
-    double reach, sig = 0.0, tc, cx, cy, ox, oy, vin;
+    double reach, sig = 0.0, tc, cx, cy, vin;
     int k, i;
 
     if (b->id < 1 || !(e->snap.ids & (1u << b->id)) || e->n_path < 2)
@@ -399,17 +399,14 @@ static int judge_first(cr_early_t *e, const ball_t *b, cr_early_contact_t *out)
      * held hidden, or any ball whose place its way passed within reach of
      * (a ball frozen to a cushion, struck into it, barely leaves its place) */
     for (i = 0; i < e->n_held; i++)
-        if (fmin(path_dist(e, k, e->held_x[i], e->held_y[i]),
-                 seg_dist(e->path_x[k], e->path_y[k], cx, cy, e->held_x[i], e->held_y[i], NULL)) <= reach)
+        if (way_dist(e, k, cx, cy, e->held_x[i], e->held_y[i]) <= reach)
             return 0;
     for (i = 0; i < EARLY_BALLS; i++) {
         const ball_t *o = &e->b[i];
 
         if (o->track < 0 || !o->present || o == b || o->track == e->cue_track)
             continue;
-        ox = o->has_place ? o->px : o->x;
-        oy = o->has_place ? o->py : o->y;
-        if (fmin(path_dist(e, k, ox, oy), seg_dist(e->path_x[k], e->path_y[k], cx, cy, ox, oy, NULL)) <= reach)
+        if (way_dist(e, k, cx, cy, o->has_place ? o->px : o->x, o->has_place ? o->py : o->y) <= reach)
             return 0;
     }
     *out = e->snap;
@@ -437,7 +434,7 @@ static bool off_the_bed(const cr_early_t *e, cr_pocket_t p, double x, double y)
 {
     cr_point_t c = cr_table_pocket_point(&e->tab, p);
 
-    if (x >= e->R && x <= e->L - e->R && y >= e->R && y <= e->W - e->R)
+    if (x >= e->R && x <= e->tab.length_mm - e->R && y >= e->R && y <= e->tab.width_mm - e->R)
         return false;
     return hypot(x - c.x, y - c.y) > 0.5 * cr_table_mouth_width(&e->tab, p) + e->R;
 }
@@ -483,14 +480,13 @@ static cr_pocket_t dropped_into(const cr_early_t *e, const ball_t *b, double t, 
         }
         if (!isfinite(hi))
             continue;
-        for (k = 0; k < 30; k++) {
-            double tm = 0.5 * (lo + hi);
+        {
+            double x0, y0, u;
 
-            course_at(b, tm, &x, &y);
-            if (cr_table_past_mouth(&e->tab, (cr_pocket_t)p, x, y))
-                hi = tm;
-            else
-                lo = tm;
+            course_at(b, lo, &x0, &y0);
+            course_at(b, hi, &x, &y);
+            u = mouth_cross_u(e, (cr_pocket_t)p, x0, y0, x, y);
+            hi = lo + u * (hi - lo);
         }
         course_at(b, hi, &x, &y);
         if (!clear_of_jaws(e, (cr_pocket_t)p, x, y))
@@ -503,13 +499,13 @@ static cr_pocket_t dropped_into(const cr_early_t *e, const ball_t *b, double t, 
     return CR_POCKET_NONE;
 }
 
-/* This frame's drops. */
-static void find_drops(cr_early_t *e, const cr_ball_frame_t *f)
+/* This frame's drops (fb as for start_shot()). */
+static void find_drops(cr_early_t *e, const cr_ball_frame_t *f, ball_t *const *fb)
 {
     e->n_drops = 0;
     for (int i = 0; i < f->n; i++) {
         const cr_ball_obs_t *o = &f->balls[i];
-        ball_t *b = ball_of(e, o->track);
+        ball_t *b = fb[i];
         cr_pocket_t p;
         double tc;
 
@@ -537,18 +533,18 @@ int cr_early_drops(const cr_early_t *e, cr_early_drop_t *out, int max)
 
 int cr_early_push(cr_early_t *e, const cr_ball_frame_t *f, cr_early_contact_t *out)
 {
-    ball_t *cue = NULL;
+    ball_t *cue = NULL, *fb[CR_VISION_MAX_DETECTIONS];
     bool quiet = true;
     int n_off = 0, called = 0;
     const ball_t *first = NULL;
 
-    if (!e || !f || !out || f->n < 0)
+    if (!e || !f || !out || f->n < 0 || f->n > CR_VISION_MAX_DETECTIONS)
         return CR_ERR_INVALID;
     for (int i = 0; i < EARLY_BALLS; i++)
         e->b[i].present = false;
     for (int i = 0; i < f->n; i++) {
         const cr_ball_obs_t *o = &f->balls[i];
-        ball_t *b = ball_of(e, o->track);
+        ball_t *b = fb[i] = ball_of(e, o->track);
 
         if (!b)
             continue;
@@ -562,14 +558,14 @@ int cr_early_push(cr_early_t *e, const cr_ball_frame_t *f, cr_early_contact_t *o
     if (isfinite(e->t_prev) && f->t > e->t_prev)
         e->dt = isfinite(e->dt) ? fmin(e->dt, f->t - e->t_prev) : f->t - e->t_prev;
     e->t_prev = f->t;
-    find_drops(e, f);
+    find_drops(e, f, fb);
 
     if (e->phase == EARLY_IDLE) {
         bool others_still = true;
 
         for (int i = 0; i < f->n; i++) {
             const cr_ball_obs_t *o = &f->balls[i];
-            ball_t *b = ball_of(e, o->track);
+            const ball_t *b = fb[i];
 
             if (!b || o->status != CR_BALL_SEEN)
                 continue;
@@ -579,21 +575,20 @@ int cr_early_push(cr_early_t *e, const cr_ball_frame_t *f, cr_early_contact_t *o
                     others_still = false;
             }
         }
-        if (e->armed && cue && cue->track == e->armed_cue && cue->off_run == 1 && others_still) {
+        if (cue && cue->track == e->armed_cue && cue->off_run == 1 && others_still) {
             e->t_stroke = cue->t_place;
-            start_shot(e, f, cue);
+            start_shot(e, f, fb, cue);
         } else {
             cue = NULL;
             for (int i = 0; i < EARLY_BALLS; i++)
                 if (e->b[i].track >= 0 && e->b[i].present && e->b[i].id == CR_BALL_CUE &&
                     e->b[i].status != CR_BALL_GONE && e->b[i].has_place && e->b[i].off_run == 0)
                     cue = &e->b[i];
-            e->armed = quiet && cue;
-            e->armed_cue = cue ? cue->track : -1;
+            e->armed_cue = quiet && cue ? cue->track : -1;
         }
         if (e->phase == EARLY_IDLE)
             return 0;
-        e->armed = false;
+        e->armed_cue = -1;
     }
 
     /* EARLY_SHOT */

@@ -4019,7 +4019,6 @@ static void test_same_name_twice(void)
     free(out);
 }
 
-/* Bad arguments and still balls: nothing invented. */
 /* Of the cue ball's reported cushion contacts: how many are tk (its rail,
  * within a frame), and how many match no truth cushion of the cue ball. */
 static void cue_cushions_found(const rcase_t *c, const cr_event_t *tk, double fps, int *found, int *extra)
@@ -4038,6 +4037,21 @@ static void cue_cushions_found(const rcase_t *c, const cr_event_t *tk, double fp
     }
 }
 
+/* Plays s: the truth's first contact of the cue ball (*tc) and its first
+ * cushion (*tk), both there, and how the review's cushions of the cue ball
+ * match that one (cue_cushions_found()). */
+static void play_cue_cushion(const setup_t *s, rcase_t *c, const cr_event_t **tc, const cr_event_t **tk, int *found,
+                             int *extra)
+{
+    *found = *extra = 0;
+    CU_ASSERT_EQUAL_FATAL(play(s, c), 0);
+    *tc = first_cue_contact(c->truth, c->nt, NULL);
+    *tk = find(c->truth, c->nt, CR_EV_CUSHION, 0, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(*tc);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(*tk);
+    cue_cushions_found(c, *tk, s->fps, found, extra);
+}
+
 /* At 30 fps, a cue ball cut off an object ball that rests a centimetre or
  * so from a cushion reaches the cushion itself 0.3 to 2.3 frames after the
  * collision: its path turns twice within a few samples, and the sample
@@ -4054,8 +4068,8 @@ static void test_cushion_just_after_a_collision(void)
 
     for (int q = 0; q < 3; q++) {
         setup_t s;
-        const cr_event_t *tk = NULL, *tc;
-        int found = 0, extra = 0;
+        const cr_event_t *tk = NULL, *tc = NULL;
+        int found, extra;
 
         memset(&s, 0, sizeof(s));
         s.fps = 30.0;
@@ -4065,13 +4079,8 @@ static void test_cushion_just_after_a_collision(void)
         s.speed = cases[q].speed;
         s.heading_deg = -65.0;
         s.seed = 105 + (uint64_t)q;
-        CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
-        tc = first_cue_contact(c.truth, c.nt, NULL);
-        tk = find(c.truth, c.nt, CR_EV_CUSHION, 0, NULL);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(tc);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(tk);
+        play_cue_cushion(&s, &c, &tc, &tk, &found, &extra);
         CU_ASSERT(tk->t - tc->t < 2.5 / s.fps); /* the set-up: the cushion soon after */
-        cue_cushions_found(&c, tk, s.fps, &found, &extra);
         CU_ASSERT_EQUAL(found, 1);
         CU_ASSERT_EQUAL(extra, 0);
         if (found != 1 || extra)
@@ -4096,8 +4105,8 @@ static void test_cushion_within_a_kink(void)
 
     for (int q = 0; q < 3; q++) {
         setup_t s;
-        const cr_event_t *tk = NULL, *tc;
-        int found = 0, extra = 0;
+        const cr_event_t *tk = NULL, *tc = NULL;
+        int found, extra;
 
         memset(&s, 0, sizeof(s));
         s.fps = cases[q].fps;
@@ -4107,13 +4116,8 @@ static void test_cushion_within_a_kink(void)
         s.speed = cases[q].speed;
         s.heading_deg = -1.5;
         s.seed = 211 + (uint64_t)q;
-        CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
-        tc = first_cue_contact(c.truth, c.nt, NULL);
-        tk = find(c.truth, c.nt, CR_EV_CUSHION, 0, NULL);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(tc);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(tk);
+        play_cue_cushion(&s, &c, &tc, &tk, &found, &extra);
         CU_ASSERT(tk->rail == CR_RAIL_LEFT && tk->t > tc->t && tk->t - tc->t < 1.0 / s.fps); /* the set-up */
-        cue_cushions_found(&c, tk, s.fps, &found, &extra);
         CU_ASSERT_EQUAL(found, 1);
         CU_ASSERT_EQUAL(extra, 0);
         if (found != 1 || extra)

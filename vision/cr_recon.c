@@ -4120,6 +4120,41 @@ static void bounce_after_blow(cr_recon_t *rc, const change_t *c, int k, double t
     }
 }
 
+/* Ball i's contact with rail r at t, found in a collision's kink at tc
+ * (cushion_in_kink()): reported, unless the distances to the nose found
+ * the same contact already. Found within a frame of the blow, that one is
+ * kept; more than a frame from it (a V fitted across the blow's kink too,
+ * which bends it), it is timed here: in the batch, which is put in order
+ * when queued, or taken out of the queue and put back in time order. */
+static void retime_cushion(cr_recon_t *rc, int i, int r, double t, double tc, double x, double y)
+{
+    cr_event_t *f = NULL, e;
+    int q;
+
+    for (q = 0; q < rc->nbatch + rc->nq; q++) {
+        f = q < rc->nbatch ? &rc->batch[q] : &rc->q[q - rc->nbatch];
+        if (f->type == CR_EV_CUSHION && f->ball == i && f->rail == (cr_rail_t)r && fabs(f->t - t) < 4.0 * rc->dt)
+            break;
+    }
+    if (q == rc->nbatch + rc->nq) {
+        emit_cushion(rc, i, (cr_rail_t)r, t, x, y);
+        return;
+    }
+    if (fabs(f->t - tc) <= rc->dt)
+        return;
+    rc->b[i].t_cush[r] = t;
+    if (q < rc->nbatch) {
+        f->t = t;
+        return;
+    }
+    q -= rc->nbatch;
+    e = *f;
+    e.t = t;
+    memmove(&rc->q[q], &rc->q[q + 1], sizeof(rc->q[0]) * (size_t)(rc->nq - q - 1));
+    rc->nq--;
+    queue_event_sorted(rc, &e);
+}
+
 /* Ball c->ball, moving, kinked by a blow from k at tc: a ball's blow
  * changes its velocity along the line of centres alone, away from k (the
  * throw of the balls' friction is a few degrees). When the change has a
@@ -4174,38 +4209,7 @@ static void cushion_in_kink(cr_recon_t *rc, const change_t *c, int k, double tc)
         else
             continue;
         t = fmin(fmax(t, tc - rc->dt), tc + rc->dt);
-        {
-            /* the same contact found from the distances to the nose, but
-             * more than a frame from the blow (a V fitted across the blow's
-             * kink too, which bends it): timed here */
-            int q, qi = -1;
-
-            for (q = 0; q < rc->nbatch + rc->nq && qi < 0; q++) {
-                const cr_event_t *f = q < rc->nbatch ? &rc->batch[q] : &rc->q[q - rc->nbatch];
-
-                if (f->type == CR_EV_CUSHION && f->ball == c->ball && f->rail == (cr_rail_t)r &&
-                    fabs(f->t - t) < 4.0 * rc->dt)
-                    qi = q;
-            }
-            if (qi < 0) {
-                emit_cushion(rc, c->ball, (cr_rail_t)r, t, px, py);
-            } else if (fabs((qi < rc->nbatch ? rc->batch[qi].t : rc->q[qi - rc->nbatch].t) - tc) <= rc->dt) {
-                /* found within the frame of the blow: kept */
-            } else if (qi < rc->nbatch) {
-                rc->batch[qi].t = t; /* the batch is put in order when queued */
-                rc->b[c->ball].t_cush[r] = t;
-            } else {
-                /* queued: taken out and put back in time order */
-                cr_event_t e = rc->q[qi - rc->nbatch];
-
-                memmove(&rc->q[qi - rc->nbatch], &rc->q[qi - rc->nbatch + 1],
-                        sizeof(rc->q[0]) * (size_t)(rc->nq - (qi - rc->nbatch) - 1));
-                rc->nq--;
-                e.t = t;
-                queue_event_sorted(rc, &e);
-                rc->b[c->ball].t_cush[r] = t;
-            }
-        }
+        retime_cushion(rc, c->ball, r, t, tc, px, py);
     }
 }
 

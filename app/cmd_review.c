@@ -337,10 +337,6 @@ static int drain_tracker(review_t *rv)
     return 0;
 }
 
-/* The newest frame's first contact, called before the tracker's look-ahead
- * and the reconstruction (cr_early.h); the rules say whether it is a foul
- * now (cr_judge_early_contact(), with the operator's input not written yet
- * that falls before the contact). */
 /* Writes a foul called early and says it. */
 static int early_foul(review_t *rv, const cr_event_t *foul, const char *what)
 {

@@ -483,6 +483,16 @@ static void judge_kitchen_first_contact(cr_judge_t *j)
                      cr_ball_str(fb, b), s->pos[fb].x, cr_table_head_string_x(&j->p.table));
 }
 
+/* Foul f (NULL: none added) of the shot, about ball, is the one called
+ * early (k) for this shot: its line was written then. */
+static void confirm_early(cr_judge_t *j, int k, cr_foul_t *f, int ball)
+{
+    if (f && j->early[k].on && j->early[k].started && j->early[k].ball == ball) {
+        f->emitted = true;
+        j->early[k].confirmed = true;
+    }
+}
+
 /* Judges 6.2 on the first contact. With final = false (the contact just
  * arrived) an uncertain contact is left for the end of the shot. */
 static void judge_first_contact(cr_judge_t *j, bool final)
@@ -521,11 +531,7 @@ static void judge_first_contact(cr_judge_t *j, bool final)
     }
     f = cr_shot_add_foul(j, "wrong_ball_first", s->t_first, s->first_conf, "The cue ball first contacted %s; %s.",
                          cr_ball_str(s->first_ball, b1), why);
-    if (f && j->early[CR_EARLY_FIRST].on && j->early[CR_EARLY_FIRST].started &&
-        j->early[CR_EARLY_FIRST].ball == s->first_ball) {
-        f->emitted = true; /* its line was written when it was called early */
-        j->early[CR_EARLY_FIRST].confirmed = true;
-    }
+    confirm_early(j, CR_EARLY_FIRST, f, s->first_ball);
 judged:
     s->first_judged = true;
     judge_kitchen_first_contact(j);
@@ -1342,10 +1348,7 @@ int cr_judge_feed(cr_judge_t *j, const cr_event_t *ev, cr_event_t *out, int cap)
             cr_foul_t *f = cr_shot_add_foul(j, "cue_ball_scratch", ev->t, 1.0,
                                             "The cue ball was pocketed in the %s pocket.", cr_pocket_name(ev->pocket));
 
-            if (f && j->early[CR_EARLY_SCRATCH].on && j->early[CR_EARLY_SCRATCH].started) {
-                f->emitted = true; /* written when it was called early */
-                j->early[CR_EARLY_SCRATCH].confirmed = true;
-            }
+            confirm_early(j, CR_EARLY_SCRATCH, f, CR_BALL_CUE);
             n = flush_fouls(j, out, cap, n);
         }
         break;
@@ -1515,7 +1518,7 @@ int cr_judge_early_pocket(cr_judge_t *j, const cr_event_t *pocket, cr_event_t *o
     evs[0] = &ev;
     if (!judge_on_copy(j, evs, 1, "cue_ball_scratch", out))
         return 0;
-    remember_early(j, CR_EARLY_SCRATCH, true, (int)pocket->pocket, out);
+    remember_early(j, CR_EARLY_SCRATCH, true, CR_BALL_CUE, out);
     return 1;
 }
 

@@ -134,7 +134,7 @@ struct cr_judge {
         bool on;        /* called, the shot not judged yet */
         bool started;   /* the shot it belongs to has begun: s.shot */
         bool confirmed; /* the shot's own events gave the same foul */
-        int ball;       /* the ball first contacted; the pocket of a scratch */
+        int ball;       /* the ball first contacted (a scratch: the cue ball) */
         double t;
         char code[CR_CODE_LEN];
         char detail[CR_TEXT_LEN];

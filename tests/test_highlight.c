@@ -90,6 +90,48 @@ static void test_spots(void)
     CU_ASSERT_EQUAL(cr_hl_spots(img, W, W, H, 50.0, 50.0, 8.0, 12.0, 20.0, s, 8), 0);
 }
 
+/* A highlight smeared by the ball's motion during the exposure (a line of
+ * Gaussian spots, sigma 0.8 px, from (20, 20) to (30, 24), +80): one spot,
+ * at the smear's middle (25, 22), given the most a smear can be (the
+ * frame's step, (12, 4.8) px). A longer bright line along the same way (a
+ * stripe's edge, the cue: 40 px) and a spot with a zero smear give none. */
+static void test_streaks(void)
+{
+    enum { W = 96, H = 64 };
+    static uint8_t img[W * H];
+    cr_hl_spot_t s[8];
+    int i, j, n;
+
+    for (int line = 0; line < 2; line++) {
+        /* line 0: the smear; 1: a 40 px line through the same place */
+        const double u0 = line ? 5.0 : 20.0, v0 = line ? 14.0 : 20.0, u1 = line ? 45.0 : 30.0, v1 = line ? 30.0 : 24.0;
+
+        for (j = 0; j < H; j++)
+            for (i = 0; i < W; i++) {
+                double best = 1e9;
+
+                for (int k = 0; k <= 100; k++) { /* distance to the segment */
+                    const double f = k / 100.0, du = i - (u0 + f * (u1 - u0)), dv = j - (v0 + f * (v1 - v0));
+
+                    best = fmin(best, du * du + dv * dv);
+                }
+                img[j * W + i] = (uint8_t)lrint(60.0 + 80.0 * exp(-best / (2 * 0.64)));
+            }
+        n = cr_hl_streaks(img, W, W, H, 25.0, 22.0, 20.0, 12.0, 12.0, 4.8, 20.0, s, 8);
+        if (line == 0) {
+            CU_ASSERT_EQUAL(n, 1);
+            if (n >= 1) {
+                CU_ASSERT(fabs(s[0].u - 25.0) < 0.3);
+                CU_ASSERT(fabs(s[0].v - 22.0) < 0.3);
+                CU_ASSERT(s[0].top > 40.0);
+            }
+            CU_ASSERT_EQUAL(cr_hl_streaks(img, W, W, H, 25.0, 22.0, 20.0, 12.0, 0.0, 0.0, 20.0, s, 8), 0);
+        } else {
+            CU_ASSERT_EQUAL(n, 0);
+        }
+    }
+}
+
 static void test_lamps_from_spots(void)
 {
     cr_camera_t cam;
@@ -211,6 +253,7 @@ int cr_test_register_highlight(void)
     CU_pSuite s = CU_add_suite("highlight", NULL, NULL);
 
     if (!s || !CU_add_test(s, "highlights are small bright spots, not number circles", test_spots) ||
+        !CU_add_test(s, "a highlight smeared by motion is placed at its smear's middle", test_streaks) ||
         !CU_add_test(s, "lamps found from the highlights of balls over the table", test_lamps_from_spots) ||
         !CU_add_test(s, "a ball placed by its highlights, and only when they are unambiguous", test_locate))
         return -1;

@@ -114,6 +114,116 @@ int cr_hl_spots(const uint8_t *y, int stride, int w, int h, double cu, double cv
     return n;
 }
 
+/* Luma at (u, v), bilinear; -1 outside the image. */
+static double cr_hl_luma_at(const uint8_t *y, int stride, int w, int h, double u, double v)
+{
+    const int i = (int)floor(u), j = (int)floor(v);
+    const double fu = u - i, fv = v - j;
+    const uint8_t *p;
+
+    if (i < 0 || j < 0 || i + 1 >= w || j + 1 >= h)
+        return -1.0;
+    p = y + (size_t)j * stride + i;
+    return (1.0 - fv) * ((1.0 - fu) * p[0] + fu * p[1]) + fv * ((1.0 - fu) * p[stride] + fu * p[stride + 1]);
+}
+
+int cr_hl_streaks(const uint8_t *y, int stride, int w, int h, double cu, double cv, double rad, double r_px,
+                  double su, double sv, double min_top, cr_hl_spot_t *out, int max)
+{
+    const double len = hypot(su, sv);
+    double rho = 0.17 * r_px, du, dv, nu, nv;
+    int x0, x1, y0, y1, i, j, n = 0, pad;
+
+    if (!y || !out || max <= 0 || !(rad > 0.0) || !(len > 0.0))
+        return 0;
+    rho = rho < 2.0 ? 2.0 : rho;
+    du = su / len, dv = sv / len; /* along the smear */
+    nu = -dv, nv = du;            /* across it */
+    pad = (int)ceil(rho + len) + 2;
+    x0 = (int)floor(cu - rad), x1 = (int)ceil(cu + rad);
+    y0 = (int)floor(cv - rad), y1 = (int)ceil(cv + rad);
+    x0 = x0 < pad ? pad : x0;
+    y0 = y0 < pad ? pad : y0;
+    x1 = x1 > w - pad - 1 ? w - pad - 1 : x1;
+    y1 = y1 > h - pad - 1 ? h - pad - 1 : y1;
+    for (j = y0; j <= y1; j++)
+        for (i = x0; i <= x1; i++) {
+            const uint8_t *p = y + (size_t)j * stride + i;
+            const int c = p[0];
+            /* the ring: beside the smear, at rho across it, level with
+             * the pixel and half a rho either way along it */
+            static const double along[3] = {-0.5, 0.0, 0.5};
+            double mean = 0.0, top, half, lo, hi, t, sw = 0.0, sx = 0.0, mu, mv;
+            int k, a, bright = 0;
+            cr_hl_spot_t s;
+
+            if ((i - cu) * (i - cu) + (j - cv) * (j - cv) > rad * rad)
+                continue;
+            if (c <= p[-stride - 1] || c <= p[-stride] || c <= p[-stride + 1] || c <= p[-1] || c < p[1] ||
+                c < p[stride - 1] || c < p[stride] || c < p[stride + 1])
+                continue;
+            for (k = 0; k < 3; k++)
+                for (a = -1; a <= 1; a += 2) {
+                    double q = cr_hl_luma_at(y, stride, w, h, i + a * rho * nu + along[k] * rho * du,
+                                             j + a * rho * nv + along[k] * rho * dv);
+
+                    mean += q;
+                }
+            mean /= 6.0;
+            top = c - mean;
+            if (top < min_top)
+                continue;
+            half = mean + 0.5 * top;
+            for (k = 0; k < 3; k++)
+                for (a = -1; a <= 1; a += 2)
+                    bright += cr_hl_luma_at(y, stride, w, h, i + a * rho * nu + along[k] * rho * du,
+                                            j + a * rho * nv + along[k] * rho * dv) > c - 0.5 * top;
+            if (bright > 1)
+                continue; /* wider than a highlight: a stripe's edge, a number's rim */
+            /* the smear's two ends: where it falls to half its height */
+            for (lo = 0.0; lo > -(len + rho); lo -= 0.5)
+                if (cr_hl_luma_at(y, stride, w, h, i + (lo - 0.5) * du, j + (lo - 0.5) * dv) <= half)
+                    break;
+            for (hi = 0.0; hi < len + rho; hi += 0.5)
+                if (cr_hl_luma_at(y, stride, w, h, i + (hi + 0.5) * du, j + (hi + 0.5) * dv) <= half)
+                    break;
+            if (hi - lo >= len + rho)
+                continue; /* longer than a lamp's smear can be: a line */
+            /* across it: the centroid of the excess at the pixel's own
+             * place along the smear */
+            for (t = -1.0; t <= 1.0; t += 1.0) {
+                double e = cr_hl_luma_at(y, stride, w, h, i + t * nu, j + t * nv) - mean;
+
+                if (e > 0.0)
+                    sw += e, sx += e * t;
+            }
+            t = 0.5 * (lo + hi);
+            mu = i + t * du + (sw > 0.0 ? sx / sw : 0.0) * nu;
+            mv = j + t * dv + (sw > 0.0 ? sx / sw : 0.0) * nv;
+            /* one smear has several maxima along it: one spot, the
+             * strongest */
+            for (k = 0; k < n; k++)
+                if (hypot(out[k].u - mu, out[k].v - mv) < rho)
+                    break;
+            if (k < n) {
+                if (out[k].top >= top)
+                    continue;
+                for (; k + 1 < n; k++)
+                    out[k] = out[k + 1];
+                n--;
+            }
+            s.u = mu, s.v = mv, s.top = top;
+            if (n == max && top <= out[max - 1].top)
+                continue;
+            for (k = n < max ? n : max - 1; k > 0 && out[k - 1].top < top; k--)
+                out[k] = out[k - 1];
+            out[k] = s;
+            if (n < max)
+                n++;
+        }
+    return n;
+}
+
 /* The point where the ray through pixel (u, v) meets the sphere (C, R)
  * first, and the unit vector from it to the camera. */
 static bool cr_hl_hit(const cr_camera_t *cam, double R, const double C[3], double u, double v, double P[3],

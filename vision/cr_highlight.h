@@ -80,6 +80,18 @@ void cr_hl_model_init(cr_hl_model_t *m);
 int cr_hl_spots(const uint8_t *y, int stride, int w, int h, double cu, double cv, double rad, double r_px,
                 double min_top, cr_hl_spot_t *out, int max);
 
+/* The highlights of a ball moving during the exposure: each lamp's spot
+ * smeared into a short line along the ball's image motion (su, sv), pixels,
+ * the most it can move in one exposure (a frame's step). Found as
+ * cr_hl_spots() finds spots, the ring beside the smear rather than around
+ * it; each is placed at the middle of its smear (where it falls to half its
+ * height above the ring, both ends): the highlight at mid-exposure, which
+ * moves with the ball's centre. A smear longer than (su, sv) plus the ring's
+ * radius is no lamp's (a stripe's edge, the cue). At most max, strongest
+ * first; returns their count (0 for a zero smear). */
+int cr_hl_streaks(const uint8_t *y, int stride, int w, int h, double cu, double cv, double rad, double r_px,
+                  double su, double sv, double min_top, cr_hl_spot_t *out, int max);
+
 /* Whether a ball at table (x, y) would add to the model: room is left and
  * no place within R of it is kept already. */
 bool cr_hl_new_place(const cr_hl_model_t *m, double R, double x, double y);

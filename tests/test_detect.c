@@ -717,9 +717,9 @@ static void test_hints(void)
                 cr_detection_t det[CR_VISION_MAX_DETECTIONS];
                 /* the 7 (5 mm off), bare cloth, beside the 1 */
                 const cr_ball_hint_t hint[3] = {
-                    {xs[2] + 4.0, ys[2] - 3.0, RB, 1, 1, 0, 0.0, 0},
-                    {1300.0, 900.0, RB, 2, 1, 0, 0.0, 0},
-                    {xs[1] + 20.0, ys[1], RB, 3, 1, 0, 0.0, 0}};
+                    {xs[2] + 4.0, ys[2] - 3.0, RB, 1, 1, 0, 0.0, 0, 0.0, 0.0},
+                    {1300.0, 900.0, RB, 2, 1, 0, 0.0, 0, 0.0, 0.0},
+                    {xs[1] + 20.0, ys[1], RB, 3, 1, 0, 0.0, 0, 0.0, 0.0}};
                 int nd = 0, k;
 
                 td_renoise(&c, y0, u0, v0, 1.5, &x);
@@ -802,7 +802,7 @@ static void test_look_for_a_rolling_faint_ball(void)
         for (f = 1; f <= NF; f++) {
             cr_yuv_image_t img;
             const double bx = cases[ci].x + f * step * ux, by = cases[ci].y + f * step * uy;
-            const cr_ball_hint_t hint = {bx + 3.0, by - 2.5, RB, 1, 0, 0, step, 0};
+            const cr_ball_hint_t hint = {bx + 3.0, by - 2.5, RB, 1, 0, 0, step, 0, step * ux, step * uy};
             int nd = 0, k;
 
             CU_ASSERT_FATAL(td_moving_frame(&c, still, 8, bx, by, 0.25 * step, cases[ci].dir, 2.0, &x, &img) == 0);
@@ -992,7 +992,7 @@ static int td_look_at_rest(td_ctx_t *c, cr_detector_t *d, const cr_yuv_image_t *
                            const uint8_t *u0, const uint8_t *v0, double bx, double by, int nf, double sigma,
                            uint64_t *x, double *err_max)
 {
-    const cr_ball_hint_t hint = {bx, by, 0.5 * RB, 1, 1, 0, 0.0, 0};
+    const cr_ball_hint_t hint = {bx, by, 0.5 * RB, 1, 1, 0, 0.0, 0, 0.0, 0.0};
     int f, found = 0;
 
     *err_max = 0.0;
@@ -1080,7 +1080,7 @@ static void test_look_for_a_struck_ball(void)
             uint8_t *y0, *u0, *v0;
             cr_detector_t *d = NULL;
             uint64_t x = 4245;
-            const cr_ball_hint_t hint = {px, py, 3.5 * RB, 1, 0, q == 0, 0.0, 0};
+            const cr_ball_hint_t hint = {px, py, 3.5 * RB, 1, 0, q == 0, 0.0, 0, 0.0, 0.0};
 
             CU_ASSERT_FATAL(td_open_lit(&c, 1280, 720, 3.0, 200.0, -0.08, CR_CLOTH_RED, 6, 0.6) == 0);
             td_ball(&balls[0], 7, x7, py);
@@ -1126,9 +1126,9 @@ static void test_bare_places(void)
     cr_detection_t det[CR_VISION_MAX_DETECTIONS];
     /* the 5's place, a place on the cue 200 mm behind its tip, bare cloth */
     const cr_ball_hint_t hint[3] = {
-        {1800.0, 300.0, RB / 2, 1, 1, 0, 0.0, 0},
-        {752.0, 768.0, RB / 2, 2, 1, 0, 0.0, 0},
-        {1300.0, 900.0, RB / 2, 3, 1, 0, 0.0, 0}};
+        {1800.0, 300.0, RB / 2, 1, 1, 0, 0.0, 0, 0.0, 0.0},
+        {752.0, 768.0, RB / 2, 2, 1, 0, 0.0, 0, 0.0, 0.0},
+        {1300.0, 900.0, RB / 2, 3, 1, 0, 0.0, 0, 0.0, 0.0}};
     int nd = 0, frame, i, tags[8], nt;
 
     CU_ASSERT_FATAL(td_open(&c, 640, 360, 4.0, 60.0, -0.1, CR_CLOTH_GREEN, 13) == 0);
@@ -1203,7 +1203,7 @@ static int td_rest_follow(td_ctx_t *c, cr_detector_t *d, const cr_yuv_image_t *i
     *err_max = 0.0, *jump_max = 0.0;
     for (f = 0; f <= nf; f++) {
         cr_detection_t det[CR_VISION_MAX_DETECTIONS];
-        const cr_ball_hint_t hint = {px, py, 0.5 * RB, 1, 1, 0, 0.0, 0};
+        const cr_ball_hint_t hint = {px, py, 0.5 * RB, 1, 1, 0, 0.0, 0, 0.0, 0.0};
         int nd = 0, k;
 
         td_renoise(c, y0, u0, v0, 2.0, x);
@@ -1351,7 +1351,7 @@ static void test_placed_by_its_highlights(void)
         CU_ASSERT_FATAL(td_render_still(&c, balls + 1, 2, &img, &y0, &u0, &v0) == 0);
         {
             cr_detection_t det[CR_VISION_MAX_DETECTIONS];
-            const cr_ball_hint_t hint = {cases[ci][0], cases[ci][1], 0.5 * RB, 1, 1, 0, 0.0, 0};
+            const cr_ball_hint_t hint = {cases[ci][0], cases[ci][1], 0.5 * RB, 1, 1, 0, 0.0, 0, 0.0, 0.0};
             int nd = 0, k, there = 0;
 
             td_renoise(&c, y0, u0, v0, 2.0, &x2);
@@ -1405,7 +1405,7 @@ static void test_scan_finds_by_highlights(void)
         CU_ASSERT_FATAL(td_render_still(&c, balls, 3, &img, &y0, &u0, &v0) == 0);
         for (f = 0; f < BARE + NF; f++) {
             cr_detection_t det[CR_VISION_MAX_DETECTIONS];
-            const cr_ball_hint_t hint = {hx, hy, 0.5 * RB, 1, 1, 0, 0.0, 0};
+            const cr_ball_hint_t hint = {hx, hy, 0.5 * RB, 1, 1, 0, 0.0, 0, 0.0, 0.0};
             int nd = 0, k;
 
             if (f < BARE)
@@ -1470,7 +1470,7 @@ static void test_slow_roll_by_highlights(void)
 
         for (f = 0; f < NF; f++) {
             const double bx = cases[ci][0] + f * dx, by = cases[ci][1] + f * dy;
-            const cr_ball_hint_t hint = {bx + 3.0, by - 2.0, RB, 1, 0, 0, hypot(dx, dy), 0};
+            const cr_ball_hint_t hint = {bx + 3.0, by - 2.0, RB, 1, 0, 0, hypot(dx, dy), 0, dx, dy};
             cr_render_ball_t balls[3];
             cr_detection_t det[CR_VISION_MAX_DETECTIONS];
             cr_yuv_image_t img;

@@ -2240,7 +2240,7 @@ int cr_tracker_expect(const cr_tracker_t *tr, double t_s, cr_ball_hint_t *out, i
         return 0;
     for (int s = 0; s < TRK_SLOTS && n < max; s++) {
         const trk_t *k = &tr->trk[s];
-        double px, py, reach = R, step = 0.0;
+        double px, py, reach = R, step = 0.0, sdx = 0.0, sdy = 0.0;
         int at_rest = 0, struck = 0;
 
         if (k->state != SLOT_LIVE || k->status == CR_BALL_GONE)
@@ -2263,8 +2263,10 @@ int cr_tracker_expect(const cr_tracker_t *tr, double t_s, cr_ball_hint_t *out, i
             double sp = hypot(k->vx, k->vy);
 
             predict(tr, k, t_s, &px, &py);
-            if (t_s > tr->t_last && tr->t_last > -DBL_MAX)
+            if (t_s > tr->t_last && tr->t_last > -DBL_MAX) {
                 step = sp * (t_s - tr->t_last);
+                sdx = k->vx * (t_s - tr->t_last), sdy = k->vy * (t_s - tr->t_last);
+            }
             if (k->status == CR_BALL_HIDDEN) {
                 reach = fmin(R + 0.1 * sp * (t_s - k->t_seen), 2.0 * R);
             } else if (sp < 50.0) {
@@ -2273,6 +2275,7 @@ int cr_tracker_expect(const cr_tracker_t *tr, double t_s, cr_ball_hint_t *out, i
             }
         }
         out[n].x = px, out[n].y = py, out[n].reach_mm = reach, out[n].step_mm = step, out[n].tag = s + 1;
+        out[n].step_dx = sdx, out[n].step_dy = sdy;
         out[n].unseen = k->status != CR_BALL_SEEN;
         out[n].at_rest = at_rest;
         out[n].struck = struck;

@@ -101,7 +101,9 @@ typedef struct {
  * further off is another ball, or it, which the tracker decides).
  * step_mm: how far it goes in a frame at the speed it was last seen at
  * (0 for a ball held where it rested). unseen: the tracker did not see it
- * in the last frame (held, or on its way). */
+ * in the last frame (held, or on its way). step_dx, step_dy: that step's
+ * direction and length (table mm; 0, 0 when step_mm is 0 or the direction
+ * is not known). */
 typedef struct {
     double x, y;
     double reach_mm;
@@ -110,6 +112,7 @@ typedef struct {
     int struck;
     double step_mm;
     int unseen;
+    double step_dx, step_dy;
 } cr_ball_hint_t;
 
 /* Where a tracked ball is. */

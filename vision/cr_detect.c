@@ -119,6 +119,19 @@ struct cr_detector {
                                          * (by hint tag): the mean of their places since it
                                          * came to rest there */
     int n_hl_mem;
+    struct cr_det_hl_run {
+        int tag;
+        int seen, placed; /* this frame: looked at; placed by the highlights */
+        int follows;      /* this frame's place follows the last ones (cr_det_hl_track()) */
+        int run;          /* frames in a row up to the last that they placed it in */
+        double p1x, p1y;  /* their place in the last frame (run >= 1) */
+        double p2x, p2y;  /* and in the frame before (run >= 2) */
+        double off;       /* how far off its outline's fit they placed it when they
+                           * last moved the fit (mm) */
+        int off_age;      /* frames since then */
+    } hl_run[CR_VISION_MAX_DETECTIONS]; /* where the highlights' smears placed each ball hinted
+                                         * rolling (by hint tag) */
+    int n_hl_run;
     int scan_x0, scan_y0;                   /* the bed's bounding box's corner, half-res px */
     int scan_tile, scan_nx, scan_ny;        /* its tiles: side, columns, rows */
     int scan_next;                          /* the tile the next frame searches first */
@@ -2412,6 +2425,8 @@ static float cr_det_fg_share(const cr_detector_t *d, double u, double v, double 
 
 /* ---- highlights ------------------------------------------------------------------ */
 
+#define CR_DET_HL_OFF_FRAMES 3 /* frames a rolling ball's fit stays as uncertain as its highlights last showed */
+typedef struct cr_det_hl_run cr_det_hl_run_t;
 #define CR_DET_HL_SPOTS 24
 
 /* A spot is a highlight when it stands this far above its ring: well above
@@ -2691,6 +2706,54 @@ static int cr_det_look_at(cr_detector_t *d, const cr_yuv_image_t *img, double u,
     return 0;
 }
 
+/* The hl_run entry of hint ht, seen this frame (created when missing and
+ * room is left; -1 when not). */
+static int cr_det_hl_run(cr_detector_t *d, const cr_ball_hint_t *ht)
+{
+    int k;
+
+    for (k = 0; k < d->n_hl_run && d->hl_run[k].tag != ht->tag; k++)
+        ;
+    if (k == d->n_hl_run) {
+        if (k == CR_VISION_MAX_DETECTIONS)
+            return -1;
+        d->n_hl_run++;
+        memset(&d->hl_run[k], 0, sizeof d->hl_run[k]);
+        d->hl_run[k].tag = ht->tag;
+        d->hl_run[k].off_age = CR_DET_HL_OFF_FRAMES + 1;
+    }
+    d->hl_run[k].seen = 1;
+    return k;
+}
+
+/* A rolling ball's highlights' smears placed it at table (x, y), sigma hs,
+ * this frame (hint ht): whether that follows where they placed it the
+ * frame before, moved on by the hint's step or by their own last step
+ * (within 2 mm and three sigmas of the difference of two of their places):
+ * a constellation that follows the ball is the ball's, where a lone
+ * frame's spots may pair a lamp with another's smear, a number's ink or a
+ * stripe's edge, or bend at a contact. A frame's first place is kept for
+ * the next; a second one (a look after the search) must lie where the
+ * first did. */
+static int cr_det_hl_track(cr_detector_t *d, const cr_ball_hint_t *ht, double x, double y, double hs)
+{
+    const double tol = fmax(2.0, 4.24 * hs);
+    const int k = cr_det_hl_run(d, ht);
+    cr_det_hl_run_t *q;
+
+    if (k < 0)
+        return 0;
+    q = &d->hl_run[k];
+    if (q->placed) /* looked at again this frame */
+        return q->follows && hypot(x - q->p1x, y - q->p1y) <= tol;
+    q->follows = (q->run >= 1 && hypot(x - q->p1x - ht->step_dx, y - q->p1y - ht->step_dy) <= tol) ||
+                 (q->run >= 2 && hypot(x - 2.0 * q->p1x + q->p2x, y - 2.0 * q->p1y + q->p2y) <= tol);
+    q->p2x = q->p1x, q->p2y = q->p1y;
+    q->p1x = x, q->p1y = y;
+    q->placed = 1;
+    return q->follows;
+}
+
 /* A ball near table (x, y), within reach_mm, placed by its highlights
  * alone (cr_hl_locate()): for a ball whose outline the cloth hides (its
  * own colour, or frozen to a cushion whose shadow the fit takes for its
@@ -2701,27 +2764,42 @@ static int cr_det_look_at(cr_detector_t *d, const cr_yuv_image_t *img, double u,
  * checked), and the place must look mostly like the cloth (a ball that
  * stands out from it has an outline the fit finds; where something else
  * stands out, the cue's tip following through or a hand, its gloss is no
- * ball's). Fills *det (score 0.75: found, but by no outline) and returns
- * 1; else 0. */
-static int cr_det_hl_find(cr_detector_t *d, const cr_yuv_image_t *img, double x, double y, double reach_mm, int nd,
-                          int skip, cr_detection_t *det)
+ * ball's). A ball hinted rolling (ht; NULL: none) over a tenth of a radius
+ * a frame is placed by its highlights' smears (cr_hl_streaks()), and its
+ * place's share of the cloth is not asked (a ball of the cloth's colour
+ * rolling shows its shading and its shadow); with no outline's fit over
+ * the place (fitted 0: cr_det_hl_better() checks its own), only where
+ * they follow it (cr_det_hl_track()). Fills *det (score 0.75: found, but
+ * by no outline) and returns 1; else 0. */
+static int cr_det_hl_find(cr_detector_t *d, const cr_yuv_image_t *img, double x, double y, double reach_mm,
+                          const cr_ball_hint_t *ht, int fitted, int nd, int skip, cr_detection_t *det)
 {
     const double R = d->tab.ball_radius_mm;
     cr_hl_spot_t sp[CR_DET_HL_SPOTS];
-    double u, v, rp, hx, hy, hs;
-    int n;
+    double u, v, rp, hx, hy, hs, su = 0.0, sv = 0.0;
+    int n, smear;
 
     if (!d->p.use_highlights || d->hl.n_lamps < 2 || !cr_camera_project(&d->cam, x, y, R, &u, &v))
         return 0;
     rp = cr_det_radius_at(d, u, v);
-    n = cr_hl_spots(img->y, img->stride_y, d->w, d->h, u, v, (reach_mm + 0.8 * R) * rp / R, rp, cr_det_hl_min_top(d),
-                    sp, CR_DET_HL_SPOTS);
+    smear = ht && ht->step_mm > 0.1 * R; /* a tenth of a radius: a spot's own size */
+    if (smear && cr_camera_project(&d->cam, x + ht->step_dx, y + ht->step_dy, R, &su, &sv))
+        su -= u, sv -= v;
+    smear = smear && hypot(su, sv) > 0.0;
+    if (smear)
+        n = cr_hl_streaks(img->y, img->stride_y, d->w, d->h, u, v, (reach_mm + 0.8 * R) * rp / R, rp, su, sv,
+                          cr_det_hl_min_top(d), sp, CR_DET_HL_SPOTS);
+    else
+        n = cr_hl_spots(img->y, img->stride_y, d->w, d->h, u, v, (reach_mm + 0.8 * R) * rp / R, rp,
+                        cr_det_hl_min_top(d), sp, CR_DET_HL_SPOTS);
     if (cr_hl_locate(&d->hl, &d->cam, R, x, y, reach_mm, fmax(1.0, 0.08 * rp), sp, n, &hx, &hy, &hs) < 2 ||
         !cr_det_centre_ok(d, hx, hy, 0.0) || cr_det_ball_near_but(d, nd, skip, hx, hy, 1.8 * R) < nd ||
         !cr_camera_project(&d->cam, hx, hy, R, &u, &v))
         return 0;
+    if (smear && !cr_det_hl_track(d, ht, hx, hy, hs) && !fitted)
+        return 0;
     rp = cr_det_radius_at(d, u, v);
-    if (cr_det_fg_share(d, u, v, rp) > 0.5f)
+    if (!smear && cr_det_fg_share(d, u, v, rp) > 0.5f)
         return 0;
     memset(det, 0, sizeof *det);
     det->u = u, det->v = v, det->x = hx, det->y = hy;
@@ -2739,23 +2817,62 @@ static int cr_det_hl_find(cr_detector_t *d, const cr_yuv_image_t *img, double x,
  * settles up to half a radius toward the ball's shadow or a cushion's
  * edge, its sigma understating that bias (cr_det_hl_claim() weighs a ball
  * at rest so). Not a ball mostly white: its outline is sharp on any cloth.
- * skip: the fit's index in dets (-1: not there yet). Returns 1 when moved
- * (its place only: the caller identifies it again if it was). */
-static int cr_det_hl_better(cr_detector_t *d, const cr_yuv_image_t *img, int nd, int skip, cr_detection_t *det)
+ * skip: the fit's index in dets (-1: not there yet). A ball hinted rolling
+ * (ht; NULL: none) is placed by its highlights' smears (cr_det_hl_find()).
+ * Returns 1 when moved (its place only: the caller identifies it again if
+ * it was). */
+static int cr_det_hl_better(cr_detector_t *d, const cr_yuv_image_t *img, const cr_ball_hint_t *ht, int nd, int skip,
+                            cr_detection_t *det)
 {
+    const double R = d->tab.ball_radius_mm;
     cr_detection_t alt;
     double e;
+    int k, found;
 
-    if (det->white_frac >= 0.5f || !cr_det_hl_find(d, img, det->x, det->y, d->tab.ball_radius_mm, nd, skip, &alt))
+    if (det->white_frac >= 0.5f)
         return 0;
-    e = hypot(alt.x - det->x, alt.y - det->y);
-    if (e >= d->tab.ball_radius_mm ||
-        (det->sigma_mm <= 2.0 * alt.sigma_mm && e <= fmax(2.0, 4.0 * hypot(det->sigma_mm, alt.sigma_mm))))
+    found = cr_det_hl_find(d, img, det->x, det->y, R, ht, 1, nd, skip, &alt);
+    if (!ht || !(ht->step_mm > 0.1 * R)) {
+        /* at rest or rolling slowly (its highlights unsmeared), or a look
+         * with no hint */
+        e = found ? hypot(alt.x - det->x, alt.y - det->y) : R;
+        if (e >= R ||
+            (det->sigma_mm <= 2.0 * alt.sigma_mm && e <= fmax(2.0, 4.0 * hypot(det->sigma_mm, alt.sigma_mm))))
+            return 0;
+        det->u = alt.u, det->v = alt.v, det->x = alt.x, det->y = alt.y;
+        det->r_px = alt.r_px;
+        det->sigma_mm = alt.sigma_mm;
+        return 1;
+    }
+    /* rolling: the fit moved to where its highlights' smears place it when
+     * that follows their places before (cr_det_hl_track()) and the fit is
+     * less sure than they are (its sigma over twice theirs) or lies over a
+     * quarter of a radius (and 4 sigmas) off it: a faint outline's fit
+     * settles up to half a radius toward the ball's shadow, while a sharp
+     * one is surer than a smear's ends. A fit they do not move, of a ball
+     * they moved within the last CR_DET_HL_OFF_FRAMES frames, is as
+     * uncertain as they showed it off (a faint outline's fit jumps about by
+     * half a radius, and one moved one frame and taken as sure the next
+     * would make a track that jumps) */
+    if ((k = cr_det_hl_run(d, ht)) < 0)
         return 0;
-    det->u = alt.u, det->v = alt.v, det->x = alt.x, det->y = alt.y;
-    det->r_px = alt.r_px;
-    det->sigma_mm = alt.sigma_mm;
-    return 1;
+    {
+        cr_det_hl_run_t *q = &d->hl_run[k];
+        const double far = fmax(0.25 * R, 4.0 * hypot(det->sigma_mm, found ? alt.sigma_mm : 0.0));
+
+        e = found ? hypot(alt.x - det->x, alt.y - det->y) : R;
+        if (e < R && q->follows && (det->sigma_mm > 2.0 * alt.sigma_mm || e > far)) {
+            q->off = q->off_age <= CR_DET_HL_OFF_FRAMES ? 0.5 * (q->off + e) : e;
+            q->off_age = 0;
+            det->u = alt.u, det->v = alt.v, det->x = alt.x, det->y = alt.y;
+            det->r_px = alt.r_px;
+            det->sigma_mm = alt.sigma_mm;
+            return 1;
+        }
+        if (q->off_age <= CR_DET_HL_OFF_FRAMES && q->off > det->sigma_mm)
+            det->sigma_mm = q->off;
+    }
+    return 0;
 }
 
 /* Looks again, with fainter edges, at every hint no detection is near (a
@@ -2784,15 +2901,15 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
                 break;
         if (a < nd && hl)
             cr_det_hl_recheck(d, img, ht, a, nd);
-        else if (a < nd && !ht->struck && ht->step_mm <= 0.1 * R) {
-            /* found by the search, rolling slowly: as below; a faint fit
-             * there (unreported) gives way to the highlights' place */
+        else if (a < nd && !ht->struck) {
+            /* found by the search, rolling: as below; a faint fit there
+             * (unreported) gives way to the highlights' place */
             cr_detection_t *o = &d->dets[a];
             int m = 0;
 
             if (o->score >= d->p.min_score) {
-                m = cr_det_hl_better(d, img, nd, a, o);
-            } else if (cr_det_hl_find(d, img, ht->x, ht->y, ht->reach_mm, nd, a, &det)) {
+                m = cr_det_hl_better(d, img, ht, nd, a, o);
+            } else if (cr_det_hl_find(d, img, ht->x, ht->y, ht->reach_mm, ht, 0, nd, a, &det)) {
                 *o = det;
                 o->hint_tag = ht->tag;
                 m = 1;
@@ -2866,18 +2983,19 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
             }
         }
         d->looking = 0;
-        /* a ball rolling slowly, or held where it was lost while rolling
-         * slowly, whose outline is faint (its colour the cloth's): where
-         * its highlights place it, as a resting ball is, when no look
-         * finds the outline or the outline is less sure than they are (a
-         * faint outline's fit jumps about by half a radius); not a faster
-         * ball: over a tenth of a radius a frame its highlights smear, and
-         * the spots lie anywhere along the smears */
-        if (!moved && !hl && ht->step_mm <= 0.1 * R) {
+        /* a ball rolling, or held where it was lost while rolling, whose
+         * outline is faint (its colour the cloth's): where its highlights
+         * place it, as a resting ball is, when no look finds the outline
+         * or the outline is less sure than they are (a faint outline's fit
+         * jumps about by half a radius, or settles toward the ball's
+         * shadow). Over a tenth of a radius a frame its highlights smear,
+         * each into a line whose middle is the highlight at mid-exposure
+         * (cr_hl_streaks()) */
+        if (!moved && !hl) {
             if (!found)
-                found = cr_det_hl_find(d, img, ht->x, ht->y, ht->reach_mm, nd, -1, &det);
+                found = cr_det_hl_find(d, img, ht->x, ht->y, ht->reach_mm, ht, 0, nd, -1, &det);
             else
-                cr_det_hl_better(d, img, nd, -1, &det);
+                cr_det_hl_better(d, img, ht, nd, -1, &det);
         }
         if (found) {
             nd = cr_det_add_found(d, img, &det, ht->tag, nd);
@@ -2896,6 +3014,17 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
             d->hl_mem[a++].seen = 0;
         }
     d->n_hl_mem = a;
+    /* a rolling ball's entry is kept while it is hinted rolling and looked
+     * at */
+    for (h = 0, a = 0; h < d->n_hl_run; h++)
+        if (d->hl_run[h].seen) {
+            d->hl_run[a] = d->hl_run[h];
+            d->hl_run[a].run = d->hl_run[a].placed ? d->hl_run[a].run + (d->hl_run[a].run < 2) : 0;
+            d->hl_run[a].seen = d->hl_run[a].placed = d->hl_run[a].follows = 0;
+            d->hl_run[a].off_age++;
+            a++;
+        }
+    d->n_hl_run = a;
     d->n_hint = 0;
     d->n_cand = n_cand;
     return nd;
@@ -3078,7 +3207,7 @@ static int cr_det_scan(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
             if (d->dets[b].hint_tag != 0 || ++d->probe[k].seen > CR_DET_PROBE_SEEN) {
                 keep = 0;
             } else {
-                if (cr_det_hl_better(d, img, nd, b, &d->dets[b])) {
+                if (cr_det_hl_better(d, img, NULL, nd, b, &d->dets[b])) {
                     cr_det_identify(d, img, &d->dets[b]);
                     d->reuse[b] = 0;
                 }
@@ -3089,9 +3218,9 @@ static int cr_det_scan(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
             found = cr_det_look_at(d, img, u, v, rp, qr * rp / R, qx, qy, qr, nd, &det);
             d->looking = 0;
             if (!found)
-                found = cr_det_hl_find(d, img, qx, qy, qr, nd, -1, &det);
+                found = cr_det_hl_find(d, img, qx, qy, qr, NULL, 0, nd, -1, &det);
             else
-                cr_det_hl_better(d, img, nd, -1, &det);
+                cr_det_hl_better(d, img, NULL, nd, -1, &det);
             if (found && det.colour_fit < CR_VISION_COLOUR_OFF)
                 found = 0; /* of no ball's colour (a hand) */
             if (found) {
@@ -3148,9 +3277,9 @@ static int cr_det_scan(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
              * (cr_det_hl_find()); a fit's that is is the regions' own */
             if (!cr_det_refine(d, img, cd, &det) || det.score < d->p.min_score || det.blur_dx != 0.0 ||
                 det.blur_dy != 0.0 || !cr_det_centre_ok(d, det.x, det.y, 0.0)) {
-                if (!cr_det_hl_find(d, img, cx, cy, R, nd, -1, &det))
+                if (!cr_det_hl_find(d, img, cx, cy, R, NULL, 0, nd, -1, &det))
                     continue;
-            } else if (!cr_det_hl_better(d, img, nd, -1, &det) && cr_det_fg_share(d, det.u, det.v, det.r_px) > 0.5f) {
+            } else if (!cr_det_hl_better(d, img, NULL, nd, -1, &det) && cr_det_fg_share(d, det.u, det.v, det.r_px) > 0.5f) {
                 continue;
             }
             if (cr_det_ball_near(d, nd, det.x, det.y, 1.8 * R) < nd)

@@ -139,6 +139,25 @@
  *      constellation shifted by one lamp's spacing, matched by a stray
  *      spot (a number's ink), can move a rolling ball's fit by most of a
  *      radius (1080p60 clip 07, the green 6 on green: 38 frames lost).
+ *      A ball rolling faster (a hint's step over R/10, its direction in
+ *      step_dx, step_dy) smears each highlight into a line during the
+ *      exposure: cr_hl_streaks() finds the smears along the hint's step and
+ *      places each at its middle, the highlight at mid-exposure. A place
+ *      they give counts only where it follows their places in the frames
+ *      before (moved on by the hint's step, or by their own last step:
+ *      within 2 mm and three sigmas), so a lone frame's pairing of a lamp
+ *      with the wrong smear, or a smear bent at a contact, places nothing.
+ *      Then a fit of the ball moves there when it is less sure (sigma over
+ *      twice theirs) or lies over R/4 (and 4 sigmas) off them, and with no
+ *      fit they place the ball alone; their place's share of the cloth is
+ *      not asked (a ball of the cloth's colour rolling shows its shading
+ *      and its shadow). A fit they did not move, of a ball they showed
+ *      that far off its fit within the last three frames, is reported with
+ *      that distance as its sigma (the tracker weighs it so, cr_track.h).
+ *      Before, the maroon 7 on red rolling into a pocket was placed 13-18
+ *      mm toward its shadow (1080p60 clip 04 at 135.9-136.2 s, where the
+ *      smears place it within 1 mm) and its pocket was missed; on the
+ *      1080p60 and 720p30 corpora every pocket is now found (README).
  *   8. the scan, for balls no region shows: a ball of nearly the cloth's
  *      colour that came to rest where the background learned bare cloth
  *      may differ from it by less than the noise allows for (the maroon 7

@@ -914,7 +914,8 @@ static void track_start(cr_tracker_t *tr, int s, const cr_detection_t *d, double
 static void track_update(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, double t, bool touch)
 {
     double px, py, dt = t - k->t_state, dts = t - k->t_seen, ix, iy, s2, moved, in2;
-    bool consecutive = k->last_seen + 1 == tr->pushed, jump, free_roll;
+    bool consecutive = k->last_seen + 1 == tr->pushed, jump, free_roll, loose;
+    double sig_z = d->sigma_mm;
 
     k->seen_prev = consecutive;
     if (k->rack >= 0 && hypot(d->x - k->bx, d->y - k->by) > 0.5 * tr->table.ball_radius_mm)
@@ -937,7 +938,13 @@ static void track_update(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, do
      * off in a row, it did change (a hand, a ball not tracked): restart. */
     free_roll = !touch && k->hits > 2 && hypot(k->vx, k->vy) >= 50.0 && dts < 0.2 && !(jump && k->surprise);
     k->surprise = free_roll && jump;
-    if (free_roll && (jump || !consecutive)) {
+    /* a sighting far less sure than the track (a faint outline's fit, its
+     * sigma widened by the detector where the ball's highlights showed it
+     * off: cr_detect.c) is weighed by its variance too, not taken at a
+     * fixed gain (one such fit would bend the path by its bias), and the
+     * place it gives the frame is the update's */
+    loose = free_roll && d->sigma_mm > 3.0 * fmax(k->sig_z, tr->p.min_sigma_mm);
+    if (free_roll && (jump || !consecutive || loose)) {
         /* the sighting's variance, widened so that it lies within 3 sigma */
         double r2 = sq(d->sigma_mm) + fmax(0.0, in2 / 9.0 - s2), p2 = sq(k->sig_z) + sq(k->sig_v * dt);
         double g = p2 / (p2 + r2), gv = sq(k->sig_v * dt) / (p2 + r2);
@@ -949,6 +956,8 @@ static void track_update(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, do
             k->vy += gv * iy / dt;
         }
         k->sig_v = fmax(100.0, k->sig_v * sqrt(1.0 - gv));
+        if (loose) /* its place is the update's, as sure as that made it */
+            sig_z = sqrt(p2 * r2 / (p2 + r2));
     } else if (k->hits == 1 || jump || !consecutive) {
         /* second sighting, a contact, or after a gap: restart from the raw step;
          * after a contact the ball rolls about a new axis: its view of the
@@ -982,9 +991,9 @@ static void track_update(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, do
     }
     k->t_state = t;
     k->t_seen = t;
-    k->zx = d->x;
-    k->zy = d->y;
-    k->sig_z = d->sigma_mm;
+    k->zx = loose ? k->x : d->x;
+    k->zy = loose ? k->y : d->y;
+    k->sig_z = sig_z;
     k->hits++;
     k->miss_run = 0;
     k->bare_run = 0;

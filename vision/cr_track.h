@@ -35,6 +35,13 @@
  *    were: taken, it could pull a resting ball onto its hitter's path, a
  *    swap that looks cannot undo when the two look alike (the cue ball and
  *    a racked stripe showing its white pole).
+ *  - update: a seen ball's state follows its sighting with fixed gains,
+ *    except for a ball rolling freely (nothing on its path to touch) whose
+ *    sighting jumps off its path, comes after a gap, or is far less sure
+ *    than the track (its sigma over three times the track's: a faint fit
+ *    the detector reports as uncertain, cr_detect.h step 7): then the
+ *    sighting is weighed by its variance against the prediction's, and for
+ *    the last kind the frame's place is the update's, not the sighting's.
  *  - tracks start tentative and are output only once confirmed
  *    (confirm_hits detections); tentative tracks that miss die silently
  *    (phantoms).

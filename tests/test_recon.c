@@ -3149,14 +3149,16 @@ static void test_lost_beside_a_pocket_moving_away(void)
  * found again at rest off its course, beside the corner, half a second
  * after the crossing while the cue ball still rolls (it rattled in the
  * jaws and came back out: a pocket is not decided while the shot goes
- * on). */
+ * on). A last sighting reported 40 mm unsure (a faint fit) does not make
+ * the course through the sure ones before it unknown. */
 static void test_lost_into_pocket(void)
 {
     const double fps_of[2] = {30.0, 60.0};
 
-    for (int q = 0; q < 10; q++) {
+    for (int q = 0; q < 12; q++) {
         const double fps = fps_of[q % 2], v0 = 700.0, dec = 150.0, t0 = 1.0;
-        /* 0 pocket, 1 ball in the way, 2 cushion, 3 found again on its course, 4 found again off it */
+        /* 0 pocket, 1 ball in the way, 2 cushion, 3 found again on its course, 4 found again off it,
+         * 5 pocket, its last sighting a faint fit reported 40 mm unsure */
         const int kind = q / 2;
         const double tx = 2540.0, ty = kind == 2 ? 600.0 : 0.0;
         const double len = hypot(tx - 2100.0, ty - 400.0), ux = (tx - 2100.0) / len, uy = (ty - 400.0) / len;
@@ -3189,7 +3191,10 @@ static void test_lost_into_pocket(void)
             if (kind == 1)
                 rfix_ball(&f, 5, 2, 2540.0 - 120.0 * 0.7399, 120.0 * 0.6727, 0.5, 0.5);
             if (len - d > 220.0) {
-                rfix_ball(&f, 3, 1, x, y, 0.5, 0.5);
+                const double un = u + 1.0 / fps; /* lost in the next frame: its last sighting faint */
+                const bool faint = kind == 5 && len - (v0 * un - 0.5 * dec * un * un) <= 220.0;
+
+                rfix_ball(&f, 3, 1, x, y, 0.5, faint ? 40.0 : 0.5);
             } else {
                 if (isnan(t_lost))
                     t_lost = t;
@@ -3210,9 +3215,7 @@ static void test_lost_into_pocket(void)
         }
         CU_ASSERT_EQUAL(cr_recon_finish(f.rc, f.out, 128, &n), 0);
         pockets += count(f.out, n, CR_EV_POCKET, -1);
-        if (kind == 5) {
-            /* where the 3 went after the 9 is not known */
-        } else if (kind == 0) {
+        if (kind == 0 || kind == 5) {
             CU_ASSERT_EQUAL(pockets, 1);
             CU_ASSERT_EQUAL(pocket, CR_POCKET_FOOT_LEFT);
             CU_ASSERT_DOUBLE_EQUAL(t_got, t_cross, 1.5 / fps);

@@ -2229,6 +2229,26 @@ static void set_lost_course(rball_t *b, int pk, double conf, double t, double x0
     b->lc_len = d;
 }
 
+/* How far off its place each of ball i's last sightings up to frame k may
+ * be, for a course through them: the median sigma of the last 8 (one faint
+ * fit the detector reported unsure, cr_detect.h step 7, does not make the
+ * course through the sure ones unknown). */
+static double course_sigma(cr_recon_t *rc, int i, long k)
+{
+    double s[8], t;
+    int n = 0, a, b;
+
+    for (; frame_ok(rc, k) && n < 8; k--)
+        if (frm(rc, k)->st[i] == OB_SEEN)
+            s[n++] = sig(rc, frm(rc, k)->s[i]);
+    if (n == 0)
+        return sig(rc, NAN);
+    for (a = 1; a < n; a++) /* insertion sort: eight at most */
+        for (b = a; b > 0 && s[b - 1] > s[b]; b--)
+            t = s[b], s[b] = s[b - 1], s[b - 1] = t;
+    return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+}
+
 /* Where a ball lost at tl (its last sighting) was going: straight on from
  * there at its fitted velocity, slowing at its fitted rate (at least
  * LOST_DEC_MIN), until it stops. Sets b->lost_pk to the pocket whose mouth
@@ -2734,7 +2754,7 @@ static void vanish(cr_recon_t *rc, int i, long a)
 lost:
     b->state = B_LOST;
     b->t_lost = ta;
-    lost_course(rc, i, tl, frame_ok(rc, b->last_seen) ? sig(rc, frm(rc, b->last_seen)->s[i]) : sig(rc, NAN));
+    lost_course(rc, i, tl, course_sigma(rc, i, b->last_seen));
     (void)qx;
     (void)qy;
 }

@@ -37,6 +37,22 @@ void cr_hl_model_init(cr_hl_model_t *m)
         memset(m, 0, sizeof *m);
 }
 
+/* Keeps spot s among the *n (at most max) of out, strongest first
+ * (insertion: the list is short); a spot weaker than all of a full list is
+ * dropped. */
+static void cr_hl_keep(cr_hl_spot_t *out, int *n, int max, const cr_hl_spot_t *s)
+{
+    int k;
+
+    if (*n == max && s->top <= out[max - 1].top)
+        return;
+    for (k = *n < max ? *n : max - 1; k > 0 && out[k - 1].top < s->top; k--)
+        out[k] = out[k - 1];
+    out[k] = *s;
+    if (*n < max)
+        (*n)++;
+}
+
 int cr_hl_spots(const uint8_t *y, int stride, int w, int h, double cu, double cv, double rad, double r_px,
                 double min_top, cr_hl_spot_t *out, int max)
 {
@@ -102,14 +118,7 @@ int cr_hl_spots(const uint8_t *y, int stride, int w, int h, double cu, double cv
             s.u = i + su / sw;
             s.v = j + sv / sw;
             s.top = top;
-            /* strongest first (insertion; the list is short) */
-            if (n == max && top <= out[max - 1].top)
-                continue;
-            for (k = n < max ? n : max - 1; k > 0 && out[k - 1].top < top; k--)
-                out[k] = out[k - 1];
-            out[k] = s;
-            if (n < max)
-                n++;
+            cr_hl_keep(out, &n, max, &s);
         }
     return n;
 }
@@ -213,13 +222,7 @@ int cr_hl_streaks(const uint8_t *y, int stride, int w, int h, double cu, double 
                 n--;
             }
             s.u = mu, s.v = mv, s.top = top;
-            if (n == max && top <= out[max - 1].top)
-                continue;
-            for (k = n < max ? n : max - 1; k > 0 && out[k - 1].top < top; k--)
-                out[k] = out[k - 1];
-            out[k] = s;
-            if (n < max)
-                n++;
+            cr_hl_keep(out, &n, max, &s);
         }
     return n;
 }

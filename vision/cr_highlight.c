@@ -37,6 +37,16 @@ void cr_hl_model_init(cr_hl_model_t *m)
         memset(m, 0, sizeof *m);
 }
 
+/* Whether pixel p is a local maximum: above the neighbours before it in
+ * raster order, not below those after (one pixel of a plateau). */
+static bool cr_hl_local_max(const uint8_t *p, int stride)
+{
+    const int c = p[0];
+
+    return c > p[-stride - 1] && c > p[-stride] && c > p[-stride + 1] && c > p[-1] && c >= p[1] &&
+           c >= p[stride - 1] && c >= p[stride] && c >= p[stride + 1];
+}
+
 /* Keeps spot s among the *n (at most max) of out, strongest first
  * (insertion: the list is short); a spot weaker than all of a full list is
  * dropped. */
@@ -87,10 +97,7 @@ int cr_hl_spots(const uint8_t *y, int stride, int w, int h, double cu, double cv
 
             if ((i - cu) * (i - cu) + (j - cv) * (j - cv) > rad * rad)
                 continue;
-            /* a local maximum: above the neighbours before it in raster
-             * order, not below those after (one pixel of a plateau) */
-            if (c <= p[-stride - 1] || c <= p[-stride] || c <= p[-stride + 1] || c <= p[-1] || c < p[1] ||
-                c < p[stride - 1] || c < p[stride] || c < p[stride + 1])
+            if (!cr_hl_local_max(p, stride))
                 continue;
             for (k = 0; k < 8; k++) {
                 int q = p[ring[k][1] * stride + ring[k][0]];
@@ -162,31 +169,28 @@ int cr_hl_streaks(const uint8_t *y, int stride, int w, int h, double cu, double 
             /* the ring: beside the smear, at rho across it, level with
              * the pixel and half a rho either way along it */
             static const double along[3] = {-0.5, 0.0, 0.5};
-            double mean = 0.0, top, half, lo, hi, t, sw = 0.0, sx = 0.0, mu, mv;
-            int k, a, bright = 0;
+            double ring[6], mean = 0.0, top, half, lo, hi, t, sw = 0.0, sx = 0.0, mu, mv;
+            int k, bright = 0;
             cr_hl_spot_t s;
 
             if ((i - cu) * (i - cu) + (j - cv) * (j - cv) > rad * rad)
                 continue;
-            if (c <= p[-stride - 1] || c <= p[-stride] || c <= p[-stride + 1] || c <= p[-1] || c < p[1] ||
-                c < p[stride - 1] || c < p[stride] || c < p[stride + 1])
+            if (!cr_hl_local_max(p, stride))
                 continue;
-            for (k = 0; k < 3; k++)
-                for (a = -1; a <= 1; a += 2) {
-                    double q = cr_hl_luma_at(y, stride, w, h, i + a * rho * nu + along[k] * rho * du,
-                                             j + a * rho * nv + along[k] * rho * dv);
+            for (k = 0; k < 6; k++) {
+                const double a = k % 2 ? 1.0 : -1.0, f = along[k / 2];
 
-                    mean += q;
-                }
+                ring[k] =
+                    cr_hl_luma_at(y, stride, w, h, i + a * rho * nu + f * rho * du, j + a * rho * nv + f * rho * dv);
+                mean += ring[k];
+            }
             mean /= 6.0;
             top = c - mean;
             if (top < min_top)
                 continue;
             half = mean + 0.5 * top;
-            for (k = 0; k < 3; k++)
-                for (a = -1; a <= 1; a += 2)
-                    bright += cr_hl_luma_at(y, stride, w, h, i + a * rho * nu + along[k] * rho * du,
-                                            j + a * rho * nv + along[k] * rho * dv) > c - 0.5 * top;
+            for (k = 0; k < 6; k++)
+                bright += ring[k] > c - 0.5 * top;
             if (bright > 1)
                 continue; /* wider than a highlight: a stripe's edge, a number's rim */
             /* the smear's two ends: where it falls to half its height */

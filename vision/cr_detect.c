@@ -2827,52 +2827,47 @@ static int cr_det_hl_better(cr_detector_t *d, const cr_yuv_image_t *img, const c
     const double R = d->tab.ball_radius_mm;
     cr_detection_t alt;
     double e;
-    int k, found;
+    int k;
 
     if (det->white_frac >= 0.5f)
         return 0;
-    found = cr_det_hl_find(d, img, det->x, det->y, R, ht, 1, nd, skip, &alt);
+    e = cr_det_hl_find(d, img, det->x, det->y, R, ht, 1, nd, skip, &alt) ? hypot(alt.x - det->x, alt.y - det->y) : R;
     if (!ht || !(ht->step_mm > 0.1 * R)) {
         /* at rest or rolling slowly (its highlights unsmeared), or a look
          * with no hint */
-        e = found ? hypot(alt.x - det->x, alt.y - det->y) : R;
         if (e >= R ||
             (det->sigma_mm <= 2.0 * alt.sigma_mm && e <= fmax(2.0, 4.0 * hypot(det->sigma_mm, alt.sigma_mm))))
             return 0;
-        det->u = alt.u, det->v = alt.v, det->x = alt.x, det->y = alt.y;
-        det->r_px = alt.r_px;
-        det->sigma_mm = alt.sigma_mm;
-        return 1;
-    }
-    /* rolling: the fit moved to where its highlights' smears place it when
-     * that follows their places before (cr_det_hl_track()) and the fit is
-     * less sure than they are (its sigma over twice theirs) or lies over a
-     * quarter of a radius (and 4 sigmas) off it: a faint outline's fit
-     * settles up to half a radius toward the ball's shadow, while a sharp
-     * one is surer than a smear's ends. A fit they do not move, of a ball
-     * they moved within the last CR_DET_HL_OFF_FRAMES frames, is as
-     * uncertain as they showed it off (a faint outline's fit jumps about by
-     * half a radius, and one moved one frame and taken as sure the next
-     * would make a track that jumps) */
-    if ((k = cr_det_hl_run(d, ht)) < 0)
-        return 0;
-    {
-        cr_det_hl_run_t *q = &d->hl_run[k];
-        const double far = fmax(0.25 * R, 4.0 * hypot(det->sigma_mm, found ? alt.sigma_mm : 0.0));
+    } else {
+        /* rolling: the fit moved to where its highlights' smears place it
+         * when that follows their places before (cr_det_hl_track()) and
+         * the fit is less sure than they are (its sigma over twice theirs)
+         * or lies over a quarter of a radius (and 4 sigmas) off it: a faint
+         * outline's fit settles up to half a radius toward the ball's
+         * shadow, while a sharp one is surer than a smear's ends. A fit
+         * they do not move, of a ball they moved within the last
+         * CR_DET_HL_OFF_FRAMES frames, is as uncertain as they showed it
+         * off (a faint outline's fit jumps about by half a radius, and one
+         * moved one frame and taken as sure the next would make a track
+         * that jumps) */
+        cr_det_hl_run_t *q;
 
-        e = found ? hypot(alt.x - det->x, alt.y - det->y) : R;
-        if (e < R && q->follows && (det->sigma_mm > 2.0 * alt.sigma_mm || e > far)) {
-            q->off = q->off_age <= CR_DET_HL_OFF_FRAMES ? 0.5 * (q->off + e) : e;
-            q->off_age = 0;
-            det->u = alt.u, det->v = alt.v, det->x = alt.x, det->y = alt.y;
-            det->r_px = alt.r_px;
-            det->sigma_mm = alt.sigma_mm;
-            return 1;
+        if ((k = cr_det_hl_run(d, ht)) < 0)
+            return 0;
+        q = &d->hl_run[k];
+        if (!(e < R && q->follows &&
+              (det->sigma_mm > 2.0 * alt.sigma_mm || e > fmax(0.25 * R, 4.0 * hypot(det->sigma_mm, alt.sigma_mm))))) {
+            if (q->off_age <= CR_DET_HL_OFF_FRAMES && q->off > det->sigma_mm)
+                det->sigma_mm = q->off;
+            return 0;
         }
-        if (q->off_age <= CR_DET_HL_OFF_FRAMES && q->off > det->sigma_mm)
-            det->sigma_mm = q->off;
+        q->off = q->off_age <= CR_DET_HL_OFF_FRAMES ? 0.5 * (q->off + e) : e;
+        q->off_age = 0;
     }
-    return 0;
+    det->u = alt.u, det->v = alt.v, det->x = alt.x, det->y = alt.y;
+    det->r_px = alt.r_px;
+    det->sigma_mm = alt.sigma_mm;
+    return 1;
 }
 
 /* Looks again, with fainter edges, at every hint no detection is near (a
@@ -3279,7 +3274,8 @@ static int cr_det_scan(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
                 det.blur_dy != 0.0 || !cr_det_centre_ok(d, det.x, det.y, 0.0)) {
                 if (!cr_det_hl_find(d, img, cx, cy, R, NULL, 0, nd, -1, &det))
                     continue;
-            } else if (!cr_det_hl_better(d, img, NULL, nd, -1, &det) && cr_det_fg_share(d, det.u, det.v, det.r_px) > 0.5f) {
+            } else if (!cr_det_hl_better(d, img, NULL, nd, -1, &det) &&
+                       cr_det_fg_share(d, det.u, det.v, det.r_px) > 0.5f) {
                 continue;
             }
             if (cr_det_ball_near(d, nd, det.x, det.y, 1.8 * R) < nd)

@@ -2235,17 +2235,15 @@ static void set_lost_course(rball_t *b, int pk, double conf, double t, double x0
  * course through the sure ones unknown). */
 static double course_sigma(cr_recon_t *rc, int i, long k)
 {
-    double s[8], t;
-    int n = 0, a, b;
+    double s[8];
+    int n = 0;
 
     for (; frame_ok(rc, k) && n < 8; k--)
         if (frm(rc, k)->st[i] == OB_SEEN)
             s[n++] = sig(rc, frm(rc, k)->s[i]);
     if (n == 0)
         return sig(rc, NAN);
-    for (a = 1; a < n; a++) /* insertion sort: eight at most */
-        for (b = a; b > 0 && s[b - 1] > s[b]; b--)
-            t = s[b], s[b] = s[b - 1], s[b - 1] = t;
+    qsort(s, (size_t)n, sizeof(s[0]), cmp_double);
     return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
 }
 

@@ -602,16 +602,13 @@ static void set_fouls_in_row(const cr_judge_t *j, cr_ruling_t *r)
                    j->p.game == CR_GAME_14_1 ? "costs 15 more points and a re-break" : "loses the rack");
 }
 
-/* Closes the shot in progress: the fouls that need the whole shot, the game's
- * ruling, the state for the next shot. rest may be NULL (stream ended, or the
- * next stroke came before every ball stopped). */
 /* The shot early calls belonged to is judged: for each its own events did
  * not confirm, says so. */
 static int early_withdrawn(cr_judge_t *j, double t, cr_event_t *out, int cap, int n)
 {
     int k;
 
-    for (k = 0; k < 2; k++) {
+    for (k = 0; k < CR_EARLY_COUNT; k++) {
         if (!j->early[k].on)
             continue;
         if (!j->early[k].confirmed && n < cap) {
@@ -630,6 +627,9 @@ static int early_withdrawn(cr_judge_t *j, double t, cr_event_t *out, int cap, in
     return n;
 }
 
+/* Closes the shot in progress: the fouls that need the whole shot, the game's
+ * ruling, the state for the next shot. rest may be NULL (stream ended, or the
+ * next stroke came before every ball stopped). */
 static int end_shot(cr_judge_t *j, const cr_event_t *rest, double t_end, bool stream_end, cr_event_t *out, int cap,
                     int n)
 {
@@ -914,7 +914,7 @@ static void start_shot(cr_judge_t *j, const cr_event_t *ev)
     bool keep;
 
     memset(s, 0, sizeof(*s));
-    for (i = 0; i < 2; i++)
+    for (i = 0; i < CR_EARLY_COUNT; i++)
         if (j->early[i].on && !j->early[i].started) /* the shot an early call was for: the call after its stroke */
             j->early[i].started = ev->t < j->early[i].t;
     for (i = 0; i < CR_NUM_BALLS; i++)

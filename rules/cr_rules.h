@@ -124,9 +124,11 @@ int cr_judge_finish(cr_judge_t *j, cr_event_t *out, int cap);
  * engine: `stroke` (t, shot, the balls on the table) and `contact` (a
  * collision of the cue ball); `inputs` (n_inputs, in time order) are the
  * operator's input lines not fed yet (those up to the contact are judged
- * with the call, and fed later all the same). Judged between shots only, outside a lag and
- * a break, with no shot open: the stroke must list the cue ball and exactly
- * the object balls the engine has on the table. The call is judged on a
+ * with the call, and fed later all the same). Judged outside a lag and a
+ * break: between shots, where the stroke must list the cue ball and exactly
+ * the object balls the engine has on the table; or in the open shot when
+ * it is this stroke (within 0.25 s) and its first contact is not judged
+ * yet (the contact came well after the stroke). The call is judged on a
  * copy of the engine; when it is a wrong ball first (6.2) the foul line is
  * written to *out and 1 returned, and the engine remembers it: when the
  * next shot's own first contact gives the same foul, no second line is

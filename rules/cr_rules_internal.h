@@ -93,6 +93,9 @@ typedef struct {
     cr_point_t rest[3];
 } cr_lag_t;
 
+/* the kinds of foul called early (cr_judge.early) */
+enum { CR_EARLY_FIRST, CR_EARLY_SCRATCH, CR_EARLY_COUNT };
+
 struct cr_judge {
     cr_rules_params_t p;
     char err[256];
@@ -138,10 +141,8 @@ struct cr_judge {
         double t;
         char code[CR_CODE_LEN];
         char detail[CR_TEXT_LEN];
-    } early[2];
+    } early[CR_EARLY_COUNT];
 };
-
-enum { CR_EARLY_FIRST, CR_EARLY_SCRATCH };
 
 /* Helpers shared by the two files. */
 int cr_other(int player);

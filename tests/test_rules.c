@@ -872,6 +872,17 @@ static void feed_all(cr_judge_t *j, const char *const *lines, char *seen, size_t
     }
 }
 
+/* What j writes for lines a (NULL: none), then b, into seen from empty
+ * (feed_all()); the last ruling of b in *ruling. */
+static void feed_seen(cr_judge_t *j, const char *const *a, const char *const *b, char *seen, size_t cap,
+                      cr_event_t *ruling)
+{
+    seen[0] = '\0';
+    if (a)
+        feed_all(j, a, seen, cap, NULL);
+    feed_all(j, b, seen, cap, ruling);
+}
+
 /* The early call on a fresh 9-ball judge after BREAK9 (the stroke fed first
  * when fed_stroke): the call's return and its foul line. */
 static int early9(cr_judge_t **j, const char *stroke, const char *contact, const char *const *inputs, bool fed_stroke,
@@ -918,9 +929,7 @@ static void test_early_contact(void)
     CU_ASSERT_TRUE(foul.early);
     CU_ASSERT_DOUBLE_EQUAL(foul.t, 6.5, 1e-9);
     CU_ASSERT_PTR_NOT_NULL(strstr(foul.detail, "the 3"));
-    seen[0] = '\0';
-    feed_all(j, one, seen, sizeof(seen), NULL);
-    feed_all(j, on_3, seen, sizeof(seen), &ruling);
+    feed_seen(j, one, on_3, seen, sizeof(seen), &ruling);
     CU_ASSERT_STRING_EQUAL(seen, "");
     CU_ASSERT_FALSE(ruling.ruling.legal);
     CU_ASSERT_EQUAL(ruling.ruling.n_fouls, 1);
@@ -930,9 +939,7 @@ static void test_early_contact(void)
     /* the shot's own first contact was the 1: the call is withdrawn after
      * the (legal) ruling */
     CU_ASSERT_EQUAL(early9(&j, stroke, COL(6.5, 1, 0, 3), NULL, false, &foul), 1);
-    seen[0] = '\0';
-    feed_all(j, one, seen, sizeof(seen), NULL);
-    feed_all(j, on_1, seen, sizeof(seen), &ruling);
+    feed_seen(j, one, on_1, seen, sizeof(seen), &ruling);
     CU_ASSERT_STRING_EQUAL(seen, "early_call_withdrawn ");
     CU_ASSERT_TRUE(ruling.ruling.legal);
     cr_judge_destroy(j);
@@ -941,8 +948,7 @@ static void test_early_contact(void)
      * all the same, once */
     CU_ASSERT_EQUAL(early9(&j, stroke, COL(6.5, 1, 0, 3), NULL, true, &foul), 1);
     CU_ASSERT_EQUAL(foul.shot, 1);
-    seen[0] = '\0';
-    feed_all(j, on_3, seen, sizeof(seen), &ruling);
+    feed_seen(j, NULL, on_3, seen, sizeof(seen), &ruling);
     CU_ASSERT_STRING_EQUAL(seen, "");
     CU_ASSERT_EQUAL(ruling.ruling.n_fouls, 1);
     cr_judge_destroy(j);
@@ -960,9 +966,7 @@ static void test_early_contact(void)
     cr_judge_destroy(j);
     CU_ASSERT_EQUAL(early9(&j, stroke, COL(6.5, 1, 0, 3), push, false, &foul), 0);
     /* and nothing was remembered: the shot's own foul line still comes */
-    seen[0] = '\0';
-    feed_all(j, one, seen, sizeof(seen), NULL);
-    feed_all(j, on_3, seen, sizeof(seen), &ruling);
+    feed_seen(j, one, on_3, seen, sizeof(seen), &ruling);
     CU_ASSERT_STRING_EQUAL(seen, "wrong_ball_first ");
     cr_judge_destroy(j);
 }

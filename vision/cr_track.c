@@ -16,10 +16,14 @@
 /* A ball held hidden at rest whose place shows the bare background
  * (cr_tracker_bare) for this many frames and this long is not there, when it
  * stood out from the background while seen (mean foreground share at least
- * BARE_CONTRAST): a hand or cue taken for a ball, or a ball gone unseen. */
+ * BARE_CONTRAST), over all its sightings and over its last BARE_RECENT_S (a
+ * ball of the cloth's colour stands out while it rolls fast, and less and
+ * less as it slows: at rest its place may show bare though it is there): a
+ * hand or cue taken for a ball, or a ball gone unseen. */
 #define BARE_FRAMES 3
 #define BARE_S 0.1
 #define BARE_CONTRAST 0.5
+#define BARE_RECENT_S 0.25
 /* A ball at rest that a rolling ball came within contact of (struck_at)
  * and that is then lost may have been sent off unseen (a ball of the
  * cloth's colour, whose outline barely shows when it moves): for STRUCK_S
@@ -82,6 +86,8 @@ typedef struct {
     bool retired;          /* left the id assignment (everything of it published) */
     double fg_sum;         /* sum of its detections' foreground shares, and their count */
     int fg_n;
+    double fg_recent;      /* their mean over about the last BARE_RECENT_S (time-weighted) */
+    double t_fg;           /* the last share taken */
     bool bare_now;         /* this frame: its place showed the background (cr_tracker_bare) */
     bool out_through;      /* GONE moving out through a pocket's mouth (or over the hole, or
                             * knocked in from the jaws): surely pocketed, if surely named */
@@ -487,14 +493,12 @@ void cr_tracker_stats(const cr_tracker_t *tr, double *cpu_s, uint64_t *frames)
 
 /* ------------------------------------------------------------ detections */
 
-/* Copies usable detections and marks doubles: a detection with a better
- * one closer than R (two balls' centres are never closer than 2R) may
- * still continue a track but never starts one. Returns the count. */
 /* Did the ball stand out from the background while seen (its detections'
- * mean foreground share)? Only then does a bare place say it is not there. */
+ * mean foreground share, over all of them and over the last BARE_RECENT_S)?
+ * Only then does a bare place say it is not there. */
 static bool stood_out(const trk_t *k)
 {
-    return k->fg_n > 0 && k->fg_sum >= BARE_CONTRAST * k->fg_n;
+    return k->fg_n > 0 && k->fg_sum >= BARE_CONTRAST * k->fg_n && k->fg_recent >= BARE_CONTRAST;
 }
 
 static int own_best(const cr_tracker_t *tr, const trk_t *k, double *margin);
@@ -522,6 +526,9 @@ static bool named_elsewhere(const cr_tracker_t *tr, const trk_t *k)
     return false;
 }
 
+/* Copies usable detections and marks doubles: a detection with a better
+ * one closer than R (two balls' centres are never closer than 2R) may
+ * still continue a track but never starts one. Returns the count. */
 static int prepare_detections(cr_tracker_t *tr, const cr_detection_t *dets, int n)
 {
     int m = 0;
@@ -903,8 +910,9 @@ static void track_start(cr_tracker_t *tr, int s, const cr_detection_t *d, double
     k->id = -1;
     k->t_struck = -INFINITY;
     if (d->fg_share >= 0.0f) {
-        k->fg_sum = d->fg_share;
+        k->fg_sum = k->fg_recent = d->fg_share;
         k->fg_n = 1;
+        k->t_fg = t;
     }
     add_evidence(tr, k, d, 0, 0);
 }
@@ -999,7 +1007,12 @@ static void track_update(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, do
     k->bare_run = 0;
     if (d->fg_share >= 0.0f) {
         k->fg_sum += d->fg_share;
+        if (k->fg_n > 0)
+            k->fg_recent += (1.0 - exp(-(t - k->t_fg) / BARE_RECENT_S)) * (d->fg_share - k->fg_recent);
+        else
+            k->fg_recent = d->fg_share;
         k->fg_n++;
+        k->t_fg = t;
     }
     k->last_seen = tr->pushed;
     add_evidence(tr, k, d, moved,
@@ -1151,6 +1164,10 @@ static void merge_into(cr_tracker_t *tr, int h, int n)
     H->last_seen = N->last_seen;
     H->last_ref = N->last_ref > H->last_ref ? N->last_ref : H->last_ref;
     H->t_seen = N->t_seen;
+    if (N->fg_n > 0) { /* its newest looks are N's */
+        H->fg_recent = N->fg_recent;
+        H->t_fg = N->t_fg;
+    }
     H->zx = N->zx;
     H->zy = N->zy;
     H->x = N->x;

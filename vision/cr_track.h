@@ -60,7 +60,9 @@
  *    bare background for 3 frames and 0.1 s (cr_tracker_bare(), or a
  *    look's fit there on the background, fg_share at most 0.1) when it
  *    stood out from the background while seen (mean fg_share at least
- *    0.5): nothing covers the place and no ball is there. A
+ *    0.5, over all its sightings and over its last quarter second: a ball
+ *    of the cloth's colour that stood out while it rolled and hardly once
+ *    it slowed is held): nothing covers the place and no ball is there. A
  *    hidden ball whose place another, continuously followed ball rolls over
  *    is not there: its track ends (in a pocket mouth: it was knocked in, GONE).
  *  - a ball at rest that a ball seen rolling faster than 150 mm/s came

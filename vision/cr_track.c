@@ -1155,8 +1155,15 @@ static void merge_into(cr_tracker_t *tr, int h, int n)
     H->ev.n_white += N->ev.n_white;
     H->ev.q_white += N->ev.q_white;
     H->ev.n_solid += N->ev.n_solid;
+    {
+        /* the running mean over about the last OFF_FRAMES sharp frames:
+         * N's (the newest), then as many of H's as are left */
+        const double wn = fmin(N->ev.n_fit, OFF_FRAMES), wh = fmin(H->ev.n_fit, OFF_FRAMES - wn);
+
+        if (wn + wh > 0)
+            H->ev.off_avg = (wn * N->ev.off_avg + wh * H->ev.off_avg) / (wn + wh);
+    }
     H->ev.n_fit += N->ev.n_fit;
-    H->ev.off_avg = N->ev.off_avg;
     H->snap_on = false;
     H->status = N->status;
     H->hits += N->hits;

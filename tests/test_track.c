@@ -1316,6 +1316,51 @@ static void test_blob_beside_does_not_take_id(void)
     CU_ASSERT_EQUAL(wrong, 0);
 }
 
+/* The cue ball and the 5 rest, plainly seen; from frame 30 a blob whose
+ * looks favour no ball over any other (a hand, or the ghost of a ball the
+ * background had taken in, left where it rested) is seen too. Once it has
+ * been seen for a while, the two balls are named throughout: a blob that
+ * could be any ball at no cost made both margins nothing, and both went
+ * unnamed for as long as it was seen. */
+static void ghost_gen(void *u, int k, cr_detection_t *d, int *n)
+{
+    (void)u;
+    *n = 0;
+    d[(*n)++] = det_of(0, 500, 400, -1);
+    d[(*n)++] = det_of(5, 2000, 900, -1);
+    if (k >= 30)
+        d[(*n)++] = det_of(-1, 1200, 600, 0.3);
+}
+
+typedef struct {
+    int frames, named;
+} ghost_t;
+
+static void ghost_check(void *u, const cr_ball_frame_t *f)
+{
+    ghost_t *g = u;
+    const cr_ball_obs_t *c = nearest(f, 500, 400, 5), *five = nearest(f, 2000, 900, 5);
+
+    if (f->frame < 45)
+        return;
+    g->frames++;
+    g->named += c && c->id == 0 && five && five->id == 5;
+}
+
+static void test_vague_blob_takes_no_id(void)
+{
+    cr_track_params_t p;
+    ghost_t g = {0, 0};
+
+    cr_track_params_defaults(&p);
+    p.id_set = 1u << 0 | 1u << 5;
+    CU_ASSERT_EQUAL(run_tracker(&p, 30, 120, ghost_gen, ghost_check, &g), 120);
+    CU_ASSERT_EQUAL(g.frames, 75);
+    CU_ASSERT_EQUAL(g.named, g.frames);
+    if (g.named != g.frames)
+        printf("\n  both named in %d of %d frames", g.named, g.frames);
+}
+
 /* ---------------------------------------------- struck hard at 30 fps */
 
 typedef struct {
@@ -2216,6 +2261,7 @@ int cr_test_register_track(void)
         !CU_add_test(s, "a held place that shows bare holds no ball", test_bare_place_not_held) ||
         !CU_add_test(s, "a held ball the events pocketed is let go", test_let_go_pocketed) ||
         !CU_add_test(s, "a blob seen beside a ball does not take its id", test_blob_beside_does_not_take_id) ||
+        !CU_add_test(s, "a blob whose looks favour no ball leaves the balls their ids", test_vague_blob_takes_no_id) ||
         !CU_add_test(s, "a ball struck hard at 30 fps keeps its track", test_struck_hard_at_30) ||
         !CU_add_test(s, "a pocketed ball's number stays out", test_pocketed_number_stays_out) ||
         !CU_add_test(s, "a hand of the orange ball's hue is no ball of the set", test_skin_no_ball_of_the_set) ||

@@ -797,6 +797,9 @@ static int count_live(const cr_tracker_t *tr)
  * Recent ones: a ball's fit is poor while it is struck among others, and
  * fine once it rests. */
 #define OFF_FRAMES 10.0
+/* A track seen in at least this many frames whose looks still favour no
+ * ball over any other is vague (assign_ids()): a hand, an arm, a ghost. */
+#define VAGUE_HITS 10
 /* Share of a stripe's frames that show mostly white (seen near a pole),
  * for its colour likelihood. */
 #define STRIPE_WHITE_SHARE 0.3
@@ -1717,11 +1720,13 @@ static bool surely_pocketed(const cr_tracker_t *tr, const trk_t *k)
 static void assign_ids(cr_tracker_t *tr)
 {
     int nr = 0, m, res[TRK_LIVE], res2[TRK_LIVE];
+    bool vague[TRK_LIVE];
     double *a = tr->cost, base = 0;
     /* "none of these ids": a track not seen now may be a stale copy of a
      * ball that moved away unseen (another track has it now) or a phantom;
      * a ball seen now is on the table and one of the set (phantoms rarely
-     * last), so giving up its id must cost more */
+     * last), so giving up its id must cost more (unless it is vague:
+     * below) */
     const double unknown_hidden = 6.0, unknown_seen = 20.0;
     int n_seen = 0, n_set = 0, hid_best[TRK_LIVE], out_slot[TRK_IDS];
     uint64_t out_seen[TRK_IDS];
@@ -1794,6 +1799,28 @@ static void assign_ids(cr_tracker_t *tr)
         racked = tr->p.n_rack > 0 && 2 * held > tr->p.n_rack;
     }
     m = TRK_IDS + nr;
+    /* tracks seen now, and often enough, whose own looks favour no ball
+     * over any other: a hand, an arm, a ghost of a ball the background had
+     * taken in (not twins such as the 3 and the 11, which name those two
+     * over the rest, nor a ball new and smeared). Each may be none of the
+     * set as readily as a hidden track, and is no alternative for another
+     * track's id when that one's margin is weighed: at no cost for any id,
+     * one made every ball's margin near nothing, and balls went unnamed
+     * while it was seen (1080p60 clip 04, all of them for 0.8 s after the
+     * break; 1080p120 clip 00 as a hand passed) */
+    for (int i = 0; i < nr; i++) {
+        const trk_t *k = &tr->trk[tr->rows[i]];
+        double lo = DBL_MAX, hi = -DBL_MAX;
+
+        for (int id = 0; id < TRK_IDS; id++)
+            if (tr->p.id_set & (1u << id)) {
+                const double l = id_loglik(k, id, tr->p.colour_cap);
+
+                lo = fmin(lo, l);
+                hi = fmax(hi, l);
+            }
+        vague[i] = k->status == CR_BALL_SEEN && k->hits >= VAGUE_HITS && hi - lo < tr->p.id_margin;
+    }
     for (int h = 0; h < nr; h++)
         hid_best[h] = -2; /* a hidden ball's id when its looks surely name it, else -1; worked out when needed */
     for (int i = 0; i < nr; i++) {
@@ -1888,9 +1915,9 @@ static void assign_ids(cr_tracker_t *tr)
                 a[i * m + id] -= tr->p.rack_prior;
         }
         for (int j = 0; j < nr; j++)
-            a[i * m + TRK_IDS + j] = j != i                      ? BIG
-                                     : k->status == CR_BALL_SEEN ? unknown_seen
-                                                                 : unknown_hidden;
+            a[i * m + TRK_IDS + j] = j != i                                   ? BIG
+                                     : k->status == CR_BALL_SEEN && !vague[i] ? unknown_seen
+                                                                              : unknown_hidden;
     }
     hungarian(tr, a, nr, m, res);
     for (int i = 0; i < nr; i++)
@@ -1898,7 +1925,7 @@ static void assign_ids(cr_tracker_t *tr)
     for (int i = 0; i < nr; i++) {
         trk_t *k = &tr->trk[tr->rows[i]];
         int col = res[i];
-        double alt = 0, save;
+        double alt = 0, save, save_v[TRK_LIVE];
 
         if (col >= TRK_IDS) {
             k->id = -1;
@@ -1907,9 +1934,17 @@ static void assign_ids(cr_tracker_t *tr)
         }
         save = a[i * m + col];
         a[i * m + col] = BIG;
+        for (int j = 0; j < nr; j++)
+            if (j != i && vague[j]) {
+                save_v[j] = a[j * m + col];
+                a[j * m + col] = BIG;
+            }
         hungarian(tr, a, nr, m, res2);
         for (int j = 0; j < nr; j++)
             alt += a[j * m + res2[j]];
+        for (int j = 0; j < nr; j++)
+            if (j != i && vague[j])
+                a[j * m + col] = save_v[j];
         a[i * m + col] = save;
         k->id = col;
         k->margin = alt - base;

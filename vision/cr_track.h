@@ -122,7 +122,11 @@
  *    -1. Exclusion is part of it: an id held by a surely identified track
  *    costs the other tracks that much; giving a track no id costs 6 nats
  *    when it is hidden (it may be a stale copy of a ball that moved unseen)
- *    and 20 when it is seen now (a ball on the table is one of the set);
+ *    and 20 when it is seen now (a ball on the table is one of the set),
+ *    but 6 for one seen 10 times or more whose looks favour no id of the
+ *    set over any other by id_margin (a hand, a ghost of a ball the
+ *    background took in), which is also no alternative for another track's
+ *    id when that track's margin is weighed;
  *    a hidden ball's id that its looks surely name costs a seen track 14
  *    nats more when the two were seen together (in three frames or more)
  *    and the seen one's looks point elsewhere: it is no continuation of

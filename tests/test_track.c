@@ -1413,46 +1413,40 @@ static void struck_check(void *u, const cr_ball_frame_t *f)
 
 /* The smear runs straight back through the place where the cue ball rested,
  * the frame after it was last seen there, as far as its speed takes it: it
- * is the cue ball, struck (the same track, its number). */
+ * is the cue ball, struck (the same track, its number). Cases:
+ *  - brief: seen in four frames only, the stroke's frame missed (the cue
+ *    over it), then stopped dead: too few sightings to be output on its
+ *    own, it is still the cue ball's track;
+ *  - off: its first frame's looks fit no ball's, the others are long
+ *    smears (which say nothing of colour): the struck track's recent looks
+ *    are that one frame and the cue ball's sharp frames before it, mostly a
+ *    ball's; it is still output, as the cue ball (720p30 clip 08: the 8, so
+ *    taken on from the rack after the break, was taken for no ball's looks
+ *    and left out of the output for two seconds as it crossed the table). */
 static void test_struck_hard_at_30(void)
 {
-    struck_t s;
+    static const struct {
+        int brief, off;
+    } cases[] = {{0, 0}, {1, 0}, {0, 1}};
     cr_track_params_t p;
 
-    memset(&s, 0, sizeof(s));
-    s.rest_track = -99;
     cr_track_params_defaults(&p);
     p.delay_frames = 4;
-    CU_ASSERT_EQUAL(run_tracker(&p, 30, 120, struck_gen, struck_check, &s), 120);
-    CU_ASSERT_EQUAL(s.moving_frames, 4);
-    CU_ASSERT_EQUAL(s.same_track, s.moving_frames);
-    CU_ASSERT_EQUAL(s.as_cue, s.moving_frames);
-    /* seen in four frames only, the stroke's frame missed (the cue over it),
-     * then stopped dead: too few sightings to be output on its own, it is
-     * still the cue ball's track */
-    memset(&s, 0, sizeof(s));
-    s.rest_track = -99;
-    s.brief = 1;
-    CU_ASSERT_EQUAL(run_tracker(&p, 30, 120, struck_gen, struck_check, &s), 120);
-    CU_ASSERT_EQUAL(s.moving_frames, 4);
-    CU_ASSERT_EQUAL(s.same_track, s.moving_frames);
-    CU_ASSERT_EQUAL(s.as_cue, s.moving_frames);
-    /* its first frame's looks fit no ball's, the others are long smears
-     * (which say nothing of colour): the struck track's recent looks are
-     * that one frame and the cue ball's sharp frames before it, mostly a
-     * ball's; it is still output, as the cue ball (720p30 clip 08: the 8,
-     * so taken on from the rack after the break, was taken for no ball's
-     * looks and left out of the output for two seconds as it crossed the
-     * table) */
-    memset(&s, 0, sizeof(s));
-    s.rest_track = -99;
-    s.off = 1;
-    CU_ASSERT_EQUAL(run_tracker(&p, 30, 120, struck_gen, struck_check, &s), 120);
-    CU_ASSERT_EQUAL(s.moving_frames, 4);
-    CU_ASSERT_EQUAL(s.same_track, s.moving_frames);
-    CU_ASSERT_EQUAL(s.as_cue, s.moving_frames);
-    if (s.moving_frames != 4)
-        printf("\n  off first look: output in %d of 4 frames", s.moving_frames);
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        struck_t s;
+
+        memset(&s, 0, sizeof(s));
+        s.rest_track = -99;
+        s.brief = cases[c].brief;
+        s.off = cases[c].off;
+        CU_ASSERT_EQUAL(run_tracker(&p, 30, 120, struck_gen, struck_check, &s), 120);
+        CU_ASSERT_EQUAL(s.moving_frames, 4);
+        CU_ASSERT_EQUAL(s.same_track, s.moving_frames);
+        CU_ASSERT_EQUAL(s.as_cue, s.moving_frames);
+        if (s.moving_frames != 4 || s.same_track != 4 || s.as_cue != 4)
+            printf("\n  case %zu: output in %d of 4 frames, %d on its track, %d as the cue ball", c,
+                   s.moving_frames, s.same_track, s.as_cue);
+    }
 }
 
 /* ---------------------------------- a pocketed ball's number stays out */

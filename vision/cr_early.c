@@ -68,7 +68,7 @@ void cr_early_params_defaults(cr_early_params_t *p)
     p->contact_sigma = 3.0;
     p->max_angle_deg = 30.0;
     p->max_shot_s = 10.0;
-    p->vanish_s = 0.05;
+    p->vanish_s = 0.0;
 }
 
 int cr_early_create(const cr_table_t *t, const cr_early_params_t *p, cr_early_t **out)

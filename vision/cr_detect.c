@@ -2427,6 +2427,14 @@ static float cr_det_fg_share(const cr_detector_t *d, double u, double v, double 
 
 #define CR_DET_HL_OFF_FRAMES 3 /* frames a rolling ball's fit stays as uncertain as its highlights last showed */
 typedef struct cr_det_hl_run cr_det_hl_run_t;
+
+/* Whether hint ht (NULL: none) has its ball rolling over a tenth of a
+ * radius a frame, a highlight's own size: its highlights smear during the
+ * exposure. */
+static int cr_det_hint_smears(const cr_detector_t *d, const cr_ball_hint_t *ht)
+{
+    return ht && ht->step_mm > 0.1 * d->tab.ball_radius_mm;
+}
 #define CR_DET_HL_SPOTS 24
 
 /* A spot is a highlight when it stands this far above its ring: well above
@@ -2782,7 +2790,7 @@ static int cr_det_hl_find(cr_detector_t *d, const cr_yuv_image_t *img, double x,
     if (!d->p.use_highlights || d->hl.n_lamps < 2 || !cr_camera_project(&d->cam, x, y, R, &u, &v))
         return 0;
     rp = cr_det_radius_at(d, u, v);
-    smear = ht && ht->step_mm > 0.1 * R; /* a tenth of a radius: a spot's own size */
+    smear = cr_det_hint_smears(d, ht);
     if (smear && cr_camera_project(&d->cam, x + ht->step_dx, y + ht->step_dy, R, &su, &sv))
         su -= u, sv -= v;
     smear = smear && hypot(su, sv) > 0.0;
@@ -2832,7 +2840,7 @@ static int cr_det_hl_better(cr_detector_t *d, const cr_yuv_image_t *img, const c
     if (det->white_frac >= 0.5f)
         return 0;
     e = cr_det_hl_find(d, img, det->x, det->y, R, ht, 1, nd, skip, &alt) ? hypot(alt.x - det->x, alt.y - det->y) : R;
-    if (!ht || !(ht->step_mm > 0.1 * R)) {
+    if (!cr_det_hint_smears(d, ht)) {
         /* at rest or rolling slowly (its highlights unsmeared), or a look
          * with no hint */
         if (e >= R ||
@@ -2922,7 +2930,7 @@ static int cr_det_look_hints(cr_detector_t *d, const cr_yuv_image_t *img, int nd
          * away for most of 48 s; the rolling green 6 on the 1080p60 films
          * and maroon 7 on the 720p30 ones, lost in a third and a half of
          * their rolling frames) */
-        if ((a < nd && !(((ht->unseen && ht->at_rest) || (!ht->at_rest && ht->step_mm > 0.1 * R)) && !ht->struck &&
+        if ((a < nd && !(((ht->unseen && ht->at_rest) || (!ht->at_rest && cr_det_hint_smears(d, ht))) && !ht->struck &&
                          d->dets[a].score < d->p.min_score)) ||
             !cr_camera_project(&d->cam, ht->x, ht->y, R, &u, &v))
             continue;

@@ -749,6 +749,13 @@ static int cmp_double(const void *pa, const void *pb)
     return a < b ? -1 : a > b;
 }
 
+/* The median of v[0..n) (n > 0), sorting v. */
+static double median_sort(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof(v[0]), cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 typedef struct {
     int n;
     bool rest; /* at rest before the contact */
@@ -2087,8 +2094,7 @@ static void learn_roll(cr_recon_t *rc, int i, double x, double y, double dec)
     if (n < ROLL_MIN)
         return;
     memcpy(d, rc->roll_dec, sizeof(double) * (size_t)n);
-    qsort(d, (size_t)n, sizeof(double), cmp_double);
-    rc->roll_med = n % 2 ? d[n / 2] : 0.5 * (d[n / 2 - 1] + d[n / 2]);
+    rc->roll_med = median_sort(d, n);
 }
 
 /* The fastest a still rolling cue ball is struck again by the cue, mm/s:
@@ -2241,10 +2247,7 @@ static double course_sigma(cr_recon_t *rc, int i, long k)
     for (; frame_ok(rc, k) && n < 8; k--)
         if (frm(rc, k)->st[i] == OB_SEEN)
             s[n++] = sig(rc, frm(rc, k)->s[i]);
-    if (n == 0)
-        return sig(rc, NAN);
-    qsort(s, (size_t)n, sizeof(s[0]), cmp_double);
-    return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    return n > 0 ? median_sort(s, n) : sig(rc, NAN);
 }
 
 /* Where a ball lost at tl (its last sighting) was going: straight on from

@@ -1799,38 +1799,30 @@ static void assign_ids(cr_tracker_t *tr)
         racked = tr->p.n_rack > 0 && 2 * held > tr->p.n_rack;
     }
     m = TRK_IDS + nr;
-    /* tracks seen now, and often enough, whose own looks favour no ball
-     * over any other: a hand, an arm, a ghost of a ball the background had
-     * taken in (not twins such as the 3 and the 11, which name those two
-     * over the rest, nor a ball new and smeared). Each may be none of the
-     * set as readily as a hidden track, and is no alternative for another
-     * track's id when that one's margin is weighed: at no cost for any id,
-     * one made every ball's margin near nothing, and balls went unnamed
-     * while it was seen (1080p60 clip 04, all of them for 0.8 s after the
-     * break; 1080p120 clip 00 as a hand passed) */
-    for (int i = 0; i < nr; i++) {
-        const trk_t *k = &tr->trk[tr->rows[i]];
-        double lo = DBL_MAX, hi = -DBL_MAX;
-
-        for (int id = 0; id < TRK_IDS; id++)
-            if (tr->p.id_set & (1u << id)) {
-                const double l = id_loglik(k, id, tr->p.colour_cap);
-
-                lo = fmin(lo, l);
-                hi = fmax(hi, l);
-            }
-        vague[i] = k->status == CR_BALL_SEEN && k->hits >= VAGUE_HITS && hi - lo < tr->p.id_margin;
-    }
     for (int h = 0; h < nr; h++)
         hid_best[h] = -2; /* a hidden ball's id when its looks surely name it, else -1; worked out when needed */
     for (int i = 0; i < nr; i++) {
         const trk_t *k = &tr->trk[tr->rows[i]];
-        double mx = -DBL_MAX, om = 0.0;
+        double mx = -DBL_MAX, lo = DBL_MAX, om = 0.0, ll[TRK_IDS];
         int own = -2; /* its own best id (margin om), worked out when first needed */
 
         for (int id = 0; id < TRK_IDS; id++)
-            if (tr->p.id_set & (1u << id))
-                mx = fmax(mx, id_loglik(k, id, tr->p.colour_cap));
+            if (tr->p.id_set & (1u << id)) {
+                ll[id] = id_loglik(k, id, tr->p.colour_cap);
+                mx = fmax(mx, ll[id]);
+                lo = fmin(lo, ll[id]);
+            }
+        /* seen now, and often enough, its own looks favouring no ball over
+         * any other: a hand, an arm, a ghost of a ball the background had
+         * taken in (not twins such as the 3 and the 11, which name those
+         * two over the rest, nor a ball new and smeared). It may be none of
+         * the set as readily as a hidden track, and is no alternative for
+         * another track's id when that one's margin is weighed (below): at
+         * no cost for any id, one made every ball's margin near nothing,
+         * and balls went unnamed while it was seen (1080p60 clip 04, all of
+         * them for 0.8 s after the break; 1080p120 clip 00 as a hand
+         * passed) */
+        vague[i] = k->status == CR_BALL_SEEN && k->hits >= VAGUE_HITS && mx - lo < tr->p.id_margin;
         /* a track whose looks fit no ball's colour (skin: a hand on the
          * cue's butt) is none of the set: no id, the cue ball's included
          * (a hand moving about while the cue ball is in hand took its id
@@ -1838,7 +1830,7 @@ static void assign_ids(cr_tracker_t *tr)
         const bool none = !ball_like(k);
 
         for (int id = 0; id < TRK_IDS; id++) {
-            a[i * m + id] = (tr->p.id_set & (1u << id)) && !none ? mx - id_loglik(k, id, tr->p.colour_cap) : BIG;
+            a[i * m + id] = (tr->p.id_set & (1u << id)) && !none ? mx - ll[id] : BIG;
             if (none)
                 continue;
             /* a ball surely pocketed: a track seen beside it while it was

@@ -31,6 +31,8 @@ typedef enum {
     LOST_ROLLING, /* a ball far off, lost from sight just before the contact and held rolling */
     PASSED_WIDE,  /* a ball the cue ball's way passes 5 mm wide of: not touched, a call */
     OFF_CUSHION,  /* the 3 lies 3 mm off the right cushion, is driven into it and comes back: a call */
+    NEAR,         /* the cue ball rests 4 mm short of touching the 3: both leave their places at once */
+    NEAR_CROWDED, /* ... and a ball rests 13 mm beside the cue ball, off its way (which is not seen) */
 } variant_t;
 
 static unsigned noise_state;
@@ -55,19 +57,25 @@ static void put(cr_ball_frame_t *f, int track, int id, double x, double y, cr_ba
     b->y = b->raw_y = y + (st == CR_BALL_SEEN ? noise() : 0.0);
 }
 
-/* The true contact time, and the frame at time t. */
-static double contact_time(double R)
+/* Where the cue ball rests (x; its y is the 3's less CUT_MM). */
+static double cue_start(variant_t v, double R)
+{
+    return v == NEAR || v == NEAR_CROWDED ? 1300.0 - sqrt(4.0 * R * R - CUT_MM * CUT_MM) - 4.0 : 1000.0;
+}
+
+/* The true contact time. */
+static double contact_time(variant_t v, double R)
 {
     double along = sqrt(4.0 * R * R - CUT_MM * CUT_MM);
 
-    return T_STROKE + (300.0 - along) / SPEED;
+    return T_STROKE + (1300.0 - along - cue_start(v, R)) / SPEED;
 }
 
 static void make_frame(variant_t v, double R, double t, cr_ball_frame_t *f)
 {
     const double base = v == OFF_CUSHION ? 1270.0 - R - 3.0 - CUT_MM : 600.0;
-    const double cx0 = 1000.0, cy = base, bx = 1300.0, by = base + CUT_MM;
-    double tc = contact_time(R), along = sqrt(4.0 * R * R - CUT_MM * CUT_MM);
+    const double cx0 = cue_start(v, R), cy = base, bx = 1300.0, by = base + CUT_MM;
+    double tc = contact_time(v, R), along = sqrt(4.0 * R * R - CUT_MM * CUT_MM);
     double ux = along / (2 * R), uy = CUT_MM / (2 * R); /* line of centres, cue ball to the 3 */
     double x, y;
 
@@ -116,6 +124,8 @@ static void make_frame(variant_t v, double R, double t, cr_ball_frame_t *f)
         put(f, 3, -1, 600.0, 1000.0, CR_BALL_SEEN);
     if (v == GRAZED)
         put(f, 3, 5, 1150.0, 600.0 - 2.0 * R - 1.5, CR_BALL_SEEN);
+    if (v == NEAR_CROWDED)
+        put(f, 3, 5, cx0, cy - 2.0 * R - 13.0, CR_BALL_SEEN);
     if (v == PASSED_WIDE)
         put(f, 3, 5, 1150.0, 600.0 - 2.0 * R - 5.0, CR_BALL_SEEN);
     if (v == LOST_ROLLING) {
@@ -165,7 +175,7 @@ static void test_plain_first_contact(void)
     cr_table_init(&tab, 2540.0, 1270.0);
     for (i = 0; i < 3; i++) {
         cr_early_contact_t c;
-        double tc = contact_time(tab.ball_radius_mm), t_called = -1;
+        double tc = contact_time(PLAIN, tab.ball_radius_mm), t_called = -1;
 
         CU_ASSERT_EQUAL(run_early(PLAIN, fps[i], &c, &t_called), 1);
         CU_ASSERT_EQUAL(c.ball, 3);
@@ -182,6 +192,38 @@ static void test_plain_first_contact(void)
     /* at 30 fps its second sighting off its place is well after the bounce */
     CU_ASSERT_EQUAL(run_early(OFF_CUSHION, 30.0, &w, &t_w), 1);
     CU_ASSERT_EQUAL(w.ball, 3);
+}
+
+/* The cue ball rests 4 mm short of touching the 3: it touches it 3 ms
+ * after the stroke. At 30 and 60 fps it is not seen moving before it does,
+ * and both balls leave their places in one frame; no other ball lies near
+ * enough to have been touched on any way to the 3, so the 3 is called from
+ * the places, within two frames, timed (from the 3's way off) within a
+ * fifth of a frame. With a ball resting
+ * 13 mm beside the cue ball (which an unseen way could have touched first)
+ * nothing is called. At 120 fps the cue ball is seen once on its way (the
+ * contact falls 0.4 ms before a frame, the 3 barely moved by then): its
+ * way passes the other ball wide, and the call comes by that way, at the
+ * 3's second sighting off its place, in the third frame. */
+static void test_near_first_contact(void)
+{
+    const double fps[] = {60.0, 30.0, 120.0};
+    cr_table_t tab;
+    int i;
+
+    cr_table_init(&tab, 2540.0, 1270.0);
+    for (i = 0; i < 3; i++) {
+        cr_early_contact_t c;
+        double tc = contact_time(NEAR, tab.ball_radius_mm), t_called = -1;
+
+        CU_ASSERT_EQUAL(run_early(NEAR, fps[i], &c, &t_called), 1);
+        CU_ASSERT_EQUAL(c.ball, 3);
+        CU_ASSERT_DOUBLE_EQUAL(c.t, tc, 0.2 / fps[i]);
+        CU_ASSERT_TRUE(c.t > c.t_stroke);
+        CU_ASSERT_TRUE(t_called > tc && t_called - tc <= (fps[i] > 100 ? 3.0 : 2.0) / fps[i] + 1e-9);
+        CU_ASSERT_EQUAL(c.ids, (1u << 0) | (1u << 1) | (1u << 3));
+        CU_ASSERT_EQUAL(run_early(NEAR_CROWDED, fps[i], &c, &t_called), fps[i] > 100 ? 1 : 0);
+    }
 }
 
 static void test_unclear_first_contact_not_called(void)
@@ -328,6 +370,8 @@ int cr_test_register_early(void)
     CU_pSuite s = CU_add_suite("early", NULL, NULL);
 
     if (!s || !CU_add_test(s, "a plain first contact is called within two frames", test_plain_first_contact) ||
+        !CU_add_test(s, "a ball the cue ball lay close to, touched before it was seen moving",
+                     test_near_first_contact) ||
         !CU_add_test(s, "an unclear first contact is left to the reconstruction",
                      test_unclear_first_contact_not_called) ||
         !CU_add_test(s, "a ball dropped into a pocket, and three that are not called", test_drops) ||

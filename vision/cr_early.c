@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define EARLY_PI 3.14159265358979323846
 #define EARLY_BALLS 48 /* balls followed at once (tracks on the table, with stale copies) */
 #define EARLY_PATH 256 /* cue ball sightings kept after a stroke */
 #define EARLY_CROSS_S 0.5 /* a ball seen past a mouth line longer than this, then gone, is not called dropped */
@@ -315,13 +316,12 @@ static void start_shot(cr_early_t *e, const cr_ball_frame_t *f, ball_t *const *f
 }
 
 /* Whether ball b, off its place, moved off along (ux, uy), the line of
- * centres: within max_angle_deg of it (friction throws a struck ball a few
- * degrees), or of its mirror image in a cushion it could have reached by
- * its second sighting off its place, going at most `reach` mm (a ball near a
- * cushion, struck into it, comes back off it). */
-static bool pushed_along(const cr_early_t *e, const ball_t *b, double ux, double uy, double reach)
+ * centres: its way off within the angle whose cosine is c of it, or of its
+ * mirror image in a cushion it could have reached by its second sighting
+ * off its place, going at most `reach` mm (a ball near a cushion, struck
+ * into it, comes back off it). */
+static bool pushed_within(const cr_early_t *e, const ball_t *b, double ux, double uy, double reach, double c)
 {
-    const double c = cos(e->p.max_angle_deg * (3.14159265358979323846 / 180.0));
     const double ax = b->off_x[1] - b->px, ay = b->off_y[1] - b->py, la = hypot(ax, ay), lu = hypot(ux, uy);
     /* how far each cushion's contact line lies along the push: x low, x high, y low, y high */
     const double gap[4] = {b->px - e->R, e->tab.length_mm - e->R - b->px, b->py - e->R,
@@ -342,6 +342,100 @@ static bool pushed_along(const cr_early_t *e, const ball_t *b, double ux, double
     return false;
 }
 
+/* pushed_within() by max_angle_deg: friction throws a struck ball a few
+ * degrees off the line of centres. */
+static bool pushed_along(const cr_early_t *e, const ball_t *b, double ux, double uy, double reach)
+{
+    return pushed_within(e, b, ux, uy, reach, cos(e->p.max_angle_deg * (EARLY_PI / 180.0)));
+}
+
+/* The reach of the cue ball's sightings: contact_mm, at least
+ * contact_sigma times their largest sigma. */
+static double way_slack(const cr_early_t *e)
+{
+    double sig = 0.0;
+
+    for (int i = 1; i < e->n_path; i++)
+        sig = fmax(sig, e->path_s[i]);
+    return fmax(e->p.contact_mm, e->p.contact_sigma * sig);
+}
+
+/* When ball b, struck as it lay near the cue ball, left its place: its
+ * first sighting off it, less the time its way off from its place took at
+ * the speed between its first two sightings off it (a struck ball runs on
+ * at nearly the speed the blow gave it). Where that falls outside the span
+ * from the cue ball's last frame at its place to that sighting (a ball
+ * that came back off a cushion between its sightings), midway in it. */
+static double near_time(const cr_early_t *e, const ball_t *b)
+{
+    double step = hypot(b->off_x[1] - b->off_x[0], b->off_y[1] - b->off_y[0]), dt = b->off_t[1] - b->off_t[0];
+    double t = NAN;
+
+    if (step > 0 && dt > 0)
+        t = b->off_t[0] - hypot(b->off_x[0] - b->px, b->off_y[0] - b->py) * dt / step;
+    return t > e->t_stroke && t <= b->off_t[0] ? t : 0.5 * (e->t_stroke + b->off_t[0]);
+}
+
+/* The shot's first ball off its place, b, lay so near the cue ball's
+ * place P that the cue ball's way to it was not seen (it touched b before
+ * its second sighting): called from the places alone.
+ *  - Whatever straight way the cue ball took, it met the circle of radius
+ *    2R about b's place first on its near side, within the tangent length
+ *    T = sqrt((2R + g)^2 - (2R)^2) of P, g the gap between the two balls
+ *    (plus the slack of the sightings). No other ball (at its place, seen
+ *    or held hidden) may lie within 2R + T of P: none could have been
+ *    touched first.
+ *  - b left along a line of centres from that near side: within
+ *    acos(2R / (2R + g)) of the line from P through its place, plus
+ *    max_angle_deg (or that about its mirror in a cushion it lay within 2R
+ *    of), and away from P.
+ *  - When the cue ball was seen once before b left, its straight way from
+ *    P through that sighting reaches within 2R (and the slack) of b.
+ * Its time: near_time(). Returns 1 when called. */
+static int near_first(cr_early_t *e, const ball_t *b, int k, cr_early_contact_t *out)
+{
+    const double px = e->path_x[0], py = e->path_y[0], slack = way_slack(e), d2 = 2.0 * e->R;
+    const double g = fmax(0.0, hypot(b->px - px, b->py - py) - d2) + slack;
+    const double tl = sqrt((d2 + g) * (d2 + g) - d2 * d2), reach = d2 + tl + slack;
+    const double half = acos(d2 / (d2 + g)) + e->p.max_angle_deg * (EARLY_PI / 180.0);
+    double ux = b->px - px, uy = b->py - py, lu = hypot(ux, uy), cx, cy;
+    int i;
+
+    if (!(lu > 0) || !(half < EARLY_PI / 2) || !pushed_within(e, b, ux, uy, d2, cos(half)))
+        return 0;
+    if (k == 1) {
+        /* its way from its place through that sighting, on and on */
+        double wx = e->path_x[1] - px, wy = e->path_y[1] - py, lw = hypot(wx, wy), s;
+
+        if (!(lw > 0))
+            return 0;
+        s = fmax(0.0, (ux * wx + uy * wy) / lw);
+        if (hypot(px + s * wx / lw - b->px, py + s * wy / lw - b->py) > d2 + slack)
+            return 0;
+    }
+    for (i = 0; i < e->n_held; i++)
+        if (hypot(e->held_x[i] - px, e->held_y[i] - py) <= reach)
+            return 0;
+    for (i = 0; i < EARLY_BALLS; i++) {
+        const ball_t *o = &e->b[i];
+
+        if (o->track < 0 || !o->present || o == b || o->track == e->cue_track)
+            continue;
+        if (hypot((o->has_place ? o->px : o->x) - px, (o->has_place ? o->py : o->y) - py) <= reach)
+            return 0;
+    }
+    /* the contact point: 2R back from b's place against its way off (or
+     * on the line between the places when that falls outside the near side) */
+    cx = b->px - d2 * ux / lu;
+    cy = b->py - d2 * uy / lu;
+    *out = e->snap;
+    out->t = near_time(e, b);
+    out->ball = b->id;
+    out->x = cx + (b->px - cx) / 2.0;
+    out->y = cy + (b->py - cy) / 2.0;
+    return 1;
+}
+
 /* The shot's first ball off its place, b, after its second sighting off it:
  * called, or the shot given up. Returns 1 when called. */
 static int judge_first(cr_early_t *e, const ball_t *b, cr_early_contact_t *out)
@@ -356,7 +450,7 @@ static int judge_first(cr_early_t *e, const ball_t *b, cr_early_contact_t *out)
     for (k = e->n_path - 1; k > 0 && !(e->path_t[k] < b->off_t[0]); k--)
         ;
     if (k < 1)
-        return 0; /* not seen on its way */
+        return near_first(e, b, k, out); /* not seen on its way */
     /* within reach: 2R, and the error of the cue ball's measured way */
     for (i = 1; i <= k; i++)
         sig = fmax(sig, e->path_s[i]);
@@ -389,12 +483,14 @@ static int judge_first(cr_early_t *e, const ball_t *b, cr_early_contact_t *out)
         cx = e->path_x[k] + vx * tc;
         cy = e->path_y[k] + vy * tc;
         if (hypot(cx - b->px, cy - b->py) > reach || path_dist(e, k, b->px, b->py) < 2.0 * e->R - e->p.contact_mm)
-            return 0; /* its way in does not reach the ball, or ran through its place */
+            return k == 1 ? near_first(e, b, k, out) : 0; /* its way in does not reach the ball, or ran
+                                                           * through its place (seen once: timed from its
+                                                           * place, the way in is too slow) */
         tc += e->path_t[k];
     }
     /* struck along the line of centres (or off a cushion it reached) */
     if (!pushed_along(e, b, b->px - cx, b->py - cy, vin * (b->off_t[1] - tc)))
-        return 0;
+        return k == 1 ? near_first(e, b, k, out) : 0;
     /* no other ball the cue ball could have touched on its way there: one
      * held hidden, or any ball whose place its way passed within reach of
      * (a ball frozen to a cushion, struck into it, barely leaves its place) */
@@ -561,7 +657,8 @@ int cr_early_push(cr_early_t *e, const cr_ball_frame_t *f, cr_early_contact_t *o
     find_drops(e, f, fb);
 
     if (e->phase == EARLY_IDLE) {
-        bool others_still = true;
+        int n_others = 0; /* balls other than the armed cue ball off their places */
+        bool just_left = false; /* ... one, which left its place in this frame */
 
         for (int i = 0; i < f->n; i++) {
             const cr_ball_obs_t *o = &f->balls[i];
@@ -571,11 +668,17 @@ int cr_early_push(cr_early_t *e, const cr_ball_frame_t *f, cr_early_contact_t *o
                 continue;
             if (!at_place(e, b, o)) {
                 quiet = false;
-                if (!(o->id == CR_BALL_CUE && o->track == e->armed_cue))
-                    others_still = false;
+                if (!(o->id == CR_BALL_CUE && o->track == e->armed_cue)) {
+                    n_others++;
+                    just_left = b->has_place && b->off_run == 1;
+                }
             }
         }
-        if (cue && cue->track == e->armed_cue && cue->off_run == 1 && others_still) {
+        /* the stroke: the armed cue ball leaves its place, every other ball
+         * at its own; or one other leaves its place in the same frame (the
+         * cue ball touched a ball lying close before it was seen moving:
+         * near_first() judges it) */
+        if (cue && cue->track == e->armed_cue && cue->off_run == 1 && (n_others == 0 || (n_others == 1 && just_left))) {
             e->t_stroke = cue->t_place;
             start_shot(e, f, fb, cue);
         } else {

@@ -18,8 +18,10 @@
  *    (id 0, sure) is one of them; the balls held hidden (under an arm) are
  *    remembered where they were.
  *  - the stroke: the armed cue ball leaves its place while every other ball
- *    seen stays at its place. Every ball then on the table must carry a sure
- *    id (else nothing is called this shot).
+ *    seen stays at its place, or while one other ball leaves its own in the
+ *    same frame (touched before the cue ball was seen moving). Every ball
+ *    then on the table must carry a sure id (else nothing is called this
+ *    shot).
  *  - the first contact: the first ball to leave its place after the stroke,
  *    alone: seen off its place in two frames, the second farther off, and no
  *    other ball off its place by then. It is called when it has a sure id
@@ -39,6 +41,20 @@
  *    the cue ball grazed may barely move). The contact's time is where that
  *    straight way reaches 2R from the ball's place (its nearest point when
  *    it passes a little wider).
+ *  - a ball that lay so near the cue ball that its way in was not seen
+ *    (the cue ball not seen before the ball left, or seen once and its way
+ *    from its place not timed to reach it) is called from the places
+ *    alone: whatever straight way the cue ball took, it met the ball within
+ *    the tangent length T = sqrt((2R + g)^2 - (2R)^2) of its place (g: the
+ *    gap between them, plus the slack), so no other ball (at its place, or
+ *    held hidden) may lie within 2R + T of the cue ball's place; the ball
+ *    left within acos(2R / (2R + g)) + max_angle_deg of the line between
+ *    the places (or of its mirror in a cushion within 2R); a cue ball seen
+ *    once went from its place on a straight way that passes within 2R of
+ *    the ball. Its time: the ball's first sighting off its place, less
+ *    what its way off took at the speed of its next step (midway between
+ *    the cue ball's last frame at rest and that sighting when that falls
+ *    outside them).
  *  - after a call, or once a shot's first contact cannot be called, the
  *    watcher waits until it is armed again.
  *

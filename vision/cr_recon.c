@@ -50,6 +50,7 @@
  * rate near zero does not send it on for ever nor a lower bound cut it
  * short; the fitted rate where that is greater. */
 #define LOST_DEC_MIN 50.0
+#define KINK_STILL_MM_S 10.0 /* a segment slower than this sat still (sat_near()) */
 /* A ball struck at rest and never seen to move (a ball of the cloth's
  * colour): its course is followed from the blow, rolling at 5/7 of the
  * striker's speed along the line of centres (a full blow's share once the
@@ -600,6 +601,34 @@ static unsigned frozen_rails(const cr_recon_t *rc, double x, double y)
  * where it was put. A ball still moving waits for the next one. */
 static int emit_simple(cr_recon_t *rc, cr_event_type_t type, int ball, double t, double x, double y, int shot);
 
+/* Whether ball b sat still (a rest, or a segment under KINK_STILL_MM_S for
+ * two frames or more) within `near` of (x, y) at some time in the two
+ * seconds before t, among its kept segments. A still ball whose fit flips
+ * between two places (the green 6 on green cloth with its shadow: 19 mm
+ * apart, back and forth for a second as it settled) reads as a creeping
+ * ball sped up with no cause; one that comes to rest where it sat a moment
+ * before was not moved: a touched ball goes somewhere new. */
+static bool sat_near(const cr_recon_t *rc, const rball_t *b, double x, double y, double t, double near)
+{
+    const int lo = b->nh > NSEG ? b->nh - NSEG : 0;
+
+    for (int q = b->nh - 1; q >= lo; q--) {
+        const seg_t *s = &b->hist[q % NSEG];
+        double end = q + 1 < b->nh ? b->hist[(q + 1) % NSEG].t0 : t, vx, vy, mx, my;
+
+        end = fmin(end, t);
+        if (end < t - 2.0)
+            break;
+        if (!(end - s->t0 >= 2.0 * rc->dt - 1e-9))
+            continue;
+        seg_vel(s, 0.5 * (s->t0 + end), &vx, &vy);
+        seg_eval(s, 0.5 * (s->t0 + end), &mx, &my);
+        if ((s->rest || hypot(vx, vy) < KINK_STILL_MM_S) && hypot(mx - x, my - y) < near)
+            return true;
+    }
+    return false;
+}
+
 static void decide_disturbed(cr_recon_t *rc)
 {
     int k;
@@ -621,7 +650,7 @@ static void decide_disturbed(cr_recon_t *rc)
             double reach = bk->kink_v * bk->kink_v / (2.0 * LOST_DEC_MIN);
 
             need = fmax(rc->p.disturbed_min_mm, 3.0 * bk->sig_run);
-            if (along > reach + need || across > need)
+            if ((along > reach + need || across > need) && !sat_near(rc, bk, bk->rx, bk->ry, bk->kink_t, need))
                 emit_simple(rc, CR_EV_DISTURBED, k, bk->kink_t, bk->kink_x, bk->kink_y, bk->kink_shot);
             bk->kink_pending = false;
         }

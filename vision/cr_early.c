@@ -12,6 +12,8 @@
 #define EARLY_BALLS 48 /* balls followed at once (tracks on the table, with stale copies) */
 #define EARLY_PATH 256 /* cue ball sightings kept after a stroke */
 #define EARLY_CROSS_S 0.5 /* a ball seen past a mouth line longer than this, then gone, is not called dropped */
+#define EARLY_PAST_UNSEEN 1 /* frames a ball seen past a mouth line is unseen before it is called dropped */
+#define EARLY_COURSE_S 0.1 /* a ball's straight course into a pocket is followed this long unseen at most */
 
 typedef struct {
     int track; /* -1: free */
@@ -605,8 +607,11 @@ static void find_drops(cr_early_t *e, const cr_ball_frame_t *f, ball_t *const *f
         cr_pocket_t p;
         double tc;
 
-        if (!b || o->status != CR_BALL_GONE || o->id < 0 || b->dropped || b->n_unseen < 2 ||
-            !(f->t - b->st[1] >= e->p.vanish_s) || e->n_drops >= CR_NUM_BALLS)
+        if (!b || o->status != CR_BALL_GONE || o->id < 0 || b->dropped || !(f->t - b->st[1] >= e->p.vanish_s) ||
+            e->n_drops >= CR_NUM_BALLS)
+            continue;
+        if (b->cross_p != CR_POCKET_NONE ? b->n_unseen < EARLY_PAST_UNSEEN
+                                         : b->n_unseen < 2 || f->t - b->st[1] > EARLY_COURSE_S)
             continue;
         p = dropped_into(e, b, f->t, &tc);
         if (p == CR_POCKET_NONE)

@@ -60,15 +60,21 @@
  *
  * And a ball dropped into a pocket (cr_early_drops()), by the rule the
  * reconstruction uses, but for its wait: a surely named ball the tracker
- * has GONE (it stopped being seen running into a pocket mouth), unseen for
- * two frames (and vanish_s, none by default: the reconstruction waits 50
- * ms too, which at 60 fps is three frames), last seen within a mouth's
- * width and R of the pocket point, whose straight course from its last
- * two sightings has passed that mouth's line by now, by R, without leaving
- * the cushions' contact lines outside the mouth, in clear of the jaw
- * points. Its time is where the course crossed the mouth line. A ball seen
- * again may drop again (a call the shot's events do not confirm is
- * withdrawn after the ruling).
+ * has GONE (it stopped being seen running into a pocket mouth), and (with
+ * vanish_s, none by default: the reconstruction waits 50 ms too, which at
+ * 60 fps is three frames)
+ *  - last seen past a mouth line it crossed in clear of the jaw points (its
+ *    centre over the pocket), not resting there: unseen for one frame. Its
+ *    time is its last sighting;
+ *  - else unseen for two frames, and for 0.1 s at most (a straight course
+ *    followed longer says nothing of a slow ball lost in a corner's
+ *    shadow), last seen within a mouth's width and R of the pocket point,
+ *    whose straight course from its last two sightings has passed that
+ *    mouth's line by now, by R, without leaving the cushions' contact lines
+ *    outside the mouth, in clear of the jaw points. Its time is where the
+ *    course crossed the mouth line.
+ * A ball seen again may drop again (a call the shot's events do not
+ * confirm is withdrawn after the ruling).
  *
  * Thread-safety: one watcher per thread. No allocation after create.
  */
@@ -92,7 +98,7 @@ typedef struct {
     double contact_sigma; /* ... at least this many sigmas of its sightings (3) */
     double max_angle_deg; /* a struck ball's way off the line of centres (30) */
     double max_shot_s;    /* a stroke with no contact called this long after: given up (10) */
-    double vanish_s;      /* a ball gone this long (and two frames) into a pocket dropped (0) */
+    double vanish_s;      /* a ball gone this long (and its frames, above) into a pocket dropped (0) */
 } cr_early_params_t;
 
 void cr_early_params_defaults(cr_early_params_t *p);

@@ -13,7 +13,7 @@
 #define EARLY_PATH 256 /* cue ball sightings kept after a stroke */
 #define EARLY_CROSS_S 0.5 /* a ball seen past a mouth line longer than this, then gone, is not called dropped */
 #define EARLY_PAST_UNSEEN 1 /* frames a ball seen past a mouth line is unseen before it is called dropped */
-#define EARLY_COURSE_S 0.1 /* a ball's straight course into a pocket is followed this long unseen at most */
+#define EARLY_COURSE_S 0.15 /* a ball's straight course into a pocket is followed this long unseen at most */
 
 typedef struct {
     int track; /* -1: free */

@@ -66,7 +66,7 @@
  *  - last seen past a mouth line it crossed in clear of the jaw points (its
  *    centre over the pocket), not resting there: unseen for one frame. Its
  *    time is its last sighting;
- *  - else unseen for two frames, and for 0.1 s at most (a straight course
+ *  - else unseen for two frames, and for 0.15 s at most (a straight course
  *    followed longer says nothing of a slow ball lost in a corner's
  *    shadow), last seen within a mouth's width and R of the pocket point,
  *    whose straight course from its last two sightings has passed that

@@ -147,7 +147,7 @@ static void review_usage(FILE *f)
             "                    --highlights is the default, accepted\n"
             "  --no-early-calls  a wrong ball first and a scratch wait for the shot's reconstructed\n"
             "                    events; by default the plainest are called from the newest frames:\n"
-            "                    two frames after the contact and after the drop (docs/EVENTS.md)\n"
+            "                    within two frames of the contact and of the drop (docs/EVENTS.md)\n"
             "  -q, --quiet       no per-shot lines and no progress\n"
             "  -h, --help        this help\n");
 }

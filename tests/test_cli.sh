@@ -245,7 +245,8 @@ expect_grep "review rulings agree" "$tmp/out" '"agree": 1,'
 # tracker's look-ahead: after an illegal break, the cue ball in hand is sent into the 4
 # while the 2 is the lowest ball. One foul line, marked early; the ruling lists it;
 # nothing withdrawn. Then the cue ball in hand is sent straight into the foot-right pocket:
-# the scratch is called at the drop (unseen two frames), marked too. With
+# the scratch is called at the drop (unseen one frame once seen over the pocket, else
+# two), marked too. With
 # --no-early-calls the same fouls come later, unmarked.
 cat >"$tmp/wbf.json" <<'JSON'
 {"version":1,"game":"9ball","fps":30,"size":"960x540","blur":1,"cloth":"green","camera":{"tilt_deg":2},

@@ -12,7 +12,6 @@
 #define EARLY_BALLS 48 /* balls followed at once (tracks on the table, with stale copies) */
 #define EARLY_PATH 256 /* cue ball sightings kept after a stroke */
 #define EARLY_CROSS_S 0.5 /* a ball seen past a mouth line longer than this, then gone, is not called dropped */
-#define EARLY_PAST_UNSEEN 1 /* frames a ball seen past a mouth line is unseen before it is called dropped */
 #define EARLY_COURSE_S 0.15 /* a ball's straight course into a pocket is followed this long unseen at most */
 
 typedef struct {
@@ -351,13 +350,14 @@ static bool pushed_along(const cr_early_t *e, const ball_t *b, double ux, double
     return pushed_within(e, b, ux, uy, reach, cos(e->p.max_angle_deg * (EARLY_PI / 180.0)));
 }
 
-/* The reach of the cue ball's sightings: contact_mm, at least
- * contact_sigma times their largest sigma. */
-static double way_slack(const cr_early_t *e)
+/* The slack on 2R of the cue ball's measured way up to its sighting
+ * `last`: contact_mm, at least contact_sigma times the largest sigma of its
+ * sightings 1..last. */
+static double way_slack(const cr_early_t *e, int last)
 {
     double sig = 0.0;
 
-    for (int i = 1; i < e->n_path; i++)
+    for (int i = 1; i <= last; i++)
         sig = fmax(sig, e->path_s[i]);
     return fmax(e->p.contact_mm, e->p.contact_sigma * sig);
 }
@@ -396,11 +396,11 @@ static double near_time(const cr_early_t *e, const ball_t *b)
  * Its time: near_time(). Returns 1 when called. */
 static int near_first(cr_early_t *e, const ball_t *b, int k, cr_early_contact_t *out)
 {
-    const double px = e->path_x[0], py = e->path_y[0], slack = way_slack(e), d2 = 2.0 * e->R;
+    const double px = e->path_x[0], py = e->path_y[0], slack = way_slack(e, e->n_path - 1), d2 = 2.0 * e->R;
     const double g = fmax(0.0, hypot(b->px - px, b->py - py) - d2) + slack;
     const double tl = sqrt((d2 + g) * (d2 + g) - d2 * d2), reach = d2 + tl + slack;
     const double half = acos(d2 / (d2 + g)) + e->p.max_angle_deg * (EARLY_PI / 180.0);
-    double ux = b->px - px, uy = b->py - py, lu = hypot(ux, uy), cx, cy;
+    double ux = b->px - px, uy = b->py - py, lu = hypot(ux, uy);
     int i;
 
     if (!(lu > 0) || !(half < EARLY_PI / 2) || !pushed_within(e, b, ux, uy, d2, cos(half)))
@@ -426,15 +426,12 @@ static int near_first(cr_early_t *e, const ball_t *b, int k, cr_early_contact_t 
         if (hypot((o->has_place ? o->px : o->x) - px, (o->has_place ? o->py : o->y) - py) <= reach)
             return 0;
     }
-    /* the contact point: 2R back from b's place against its way off (or
-     * on the line between the places when that falls outside the near side) */
-    cx = b->px - d2 * ux / lu;
-    cy = b->py - d2 * uy / lu;
+    /* the contact point: R from b's place toward the cue ball's */
     *out = e->snap;
     out->t = near_time(e, b);
     out->ball = b->id;
-    out->x = cx + (b->px - cx) / 2.0;
-    out->y = cy + (b->py - cy) / 2.0;
+    out->x = b->px - e->R * ux / lu;
+    out->y = b->py - e->R * uy / lu;
     return 1;
 }
 
@@ -442,7 +439,7 @@ static int near_first(cr_early_t *e, const ball_t *b, int k, cr_early_contact_t 
  * called, or the shot given up. Returns 1 when called. */
 static int judge_first(cr_early_t *e, const ball_t *b, cr_early_contact_t *out)
 {
-    double reach, sig = 0.0, tc, cx, cy, vin;
+    double reach, tc, cx, cy, vin;
     int k, i;
 
     if (b->id < 1 || !(e->snap.ids & (1u << b->id)) || e->n_path < 2)
@@ -454,9 +451,7 @@ static int judge_first(cr_early_t *e, const ball_t *b, cr_early_contact_t *out)
     if (k < 1)
         return near_first(e, b, k, out); /* not seen on its way */
     /* within reach: 2R, and the error of the cue ball's measured way */
-    for (i = 1; i <= k; i++)
-        sig = fmax(sig, e->path_s[i]);
-    reach = 2.0 * e->R + fmax(e->p.contact_mm, e->p.contact_sigma * sig);
+    reach = 2.0 * e->R + way_slack(e, k);
     {
         double dt = e->path_t[k] - e->path_t[k - 1], vx, vy, fx, fy, A, B, C, disc, tmax = b->off_t[0] - e->path_t[k];
 
@@ -610,8 +605,9 @@ static void find_drops(cr_early_t *e, const cr_ball_frame_t *f, ball_t *const *f
         if (!b || o->status != CR_BALL_GONE || o->id < 0 || b->dropped || !(f->t - b->st[1] >= e->p.vanish_s) ||
             e->n_drops >= CR_NUM_BALLS)
             continue;
-        if (b->cross_p != CR_POCKET_NONE ? b->n_unseen < EARLY_PAST_UNSEEN
-                                         : b->n_unseen < 2 || f->t - b->st[1] > EARLY_COURSE_S)
+        /* one seen past a mouth line: this frame, its first unseen one;
+         * one followed by its course: two unseen frames, EARLY_COURSE_S at most */
+        if (b->cross_p == CR_POCKET_NONE && (b->n_unseen < 2 || f->t - b->st[1] > EARLY_COURSE_S))
             continue;
         p = dropped_into(e, b, f->t, &tc);
         if (p == CR_POCKET_NONE)

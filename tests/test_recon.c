@@ -3665,6 +3665,60 @@ static void test_waver_beside_a_cushion_is_no_contact(void)
     }
 }
 
+/* The cue ball at 1.8 m/s cuts a resting 3 thin at 120 fps (the 3 leaves at
+ * 0.8 m/s). As the tracker gave 1080p120 clip 01's 3 (58.0 s), its first
+ * step is 9.7 mm in the contact frame, the two touching balls' fits pulling
+ * on each other, then 0.9 mm in the next (the one frame of look-ahead),
+ * then 6.5 mm a frame: seen at rest, then at once at rest again 10 mm off,
+ * like a resting ball whose fit moved. With the cue ball passing within
+ * reach it was struck: one contact of the pair, timed within two frames;
+ * as when its first steps are clean. */
+static void test_struck_first_step_pulled(void)
+{
+    const double fps = 120.0, R = CR_BALL_RADIUS_MM, v = 1800.0, ts = 1.0, nx = 0.444, ny = sqrt(1.0 - nx * nx);
+    const double bx = 1300.0, by = 600.0 + 2.0 * R * ny, cx0 = 800.0, tc = ts + (bx - 2.0 * R * nx - cx0) / v;
+    const double v3 = v * nx, ux = v - v3 * nx, uy = -v3 * ny; /* the 3's speed, the cue ball's way on */
+
+    for (int q = 0; q < 2; q++) {
+        int n, pairs = 0;
+        double t_pair = NAN;
+        rfix_t f;
+
+        rfix_open(&f, fps, 970 + (uint64_t)q);
+        for (int k = 0; k < (int)(2.0 * fps); k++) {
+            const double t = k / fps, kc = floor(tc * fps) + 1.0, m = k - kc; /* frames since the contact's */
+            const double w = fmin(fmax(t - tc, 0.0), 0.4); /* both roll on 0.4 s, then stop */
+            double d3;
+
+            if (q == 0)
+                d3 = m < 0 ? 0.0 : m < 1 ? 9.7 : 10.6 + 6.5 * (m - 1);
+            else
+                d3 = v3 * w;
+            if (q == 0 && t - tc > 0.4)
+                d3 = 10.6 + 6.5 * (0.4 * fps - 1); /* about where the clean one stops */
+            rfix_frame(&f, t, k);
+            rfix_ball(&f, 0, 0,
+                      t < tc ? cx0 + v * fmax(t - ts, 0.0) : bx - 2.0 * R * nx + ux * w,
+                      t < tc ? 600.0 : 600.0 + uy * w, 0.1, 0.3);
+            rfix_ball(&f, 3, 1, bx + nx * fmin(d3, v3 * 0.4 + 10.0), by + ny * fmin(d3, v3 * 0.4 + 10.0), 0.1, 0.3);
+            CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
+            for (int e = 0; e < n; e++)
+                if (f.out[e].type == CR_EV_COLLISION && same_pair_ev(&f.out[e], 0, 3) && pairs++ == 0)
+                    t_pair = f.out[e].t;
+        }
+        CU_ASSERT_EQUAL(cr_recon_finish(f.rc, f.out, 128, &n), 0);
+        for (int e = 0; e < n; e++)
+            if (f.out[e].type == CR_EV_COLLISION && same_pair_ev(&f.out[e], 0, 3) && pairs++ == 0)
+                t_pair = f.out[e].t;
+        CU_ASSERT_EQUAL(pairs, 1);
+        CU_ASSERT(fabs(t_pair - tc) <= 2.0 / fps);
+        if (pairs != 1 || !(fabs(t_pair - tc) <= 2.0 / fps))
+            printf("\n  %s: %d contacts 0-3, the first at %.4f (true %.4f)", q == 0 ? "pulled step" : "clean", pairs,
+                   t_pair, tc);
+        rfix_close(&f);
+    }
+}
+
 /* A ball that rolls slowly into a cushion is turned back by it and rolls
  * off again: around the turn its samples go out and come back, the two
  * halves of the stillness window agree, yet it never stopped (720p30 clip
@@ -4383,6 +4437,7 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "a ball wavering beside another between shots strikes nothing", test_waver_turns_beside_a_ball) ||
         !CU_add_test(s, "a still ball whose fit flips and comes back is not disturbed",
                      test_fit_flips_back_not_disturbed) ||
+        !CU_add_test(s, "a struck ball's first step pulled by the striker's fit", test_struck_first_step_pulled) ||
         !CU_add_test(s, "no touched ball at a 30 fps break", test_break_no_touched_ball) ||
         !CU_add_test(s, "the blow through balls frozen in a row", test_blow_through_frozen_balls) ||
         !CU_add_test(s, "slow nudge is a collision", test_slow_nudge) ||

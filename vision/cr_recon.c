@@ -3259,6 +3259,43 @@ static void graze_cushions(cr_recon_t *rc, int i, long a)
     }
 }
 
+/* Where the way in of a V to a cushion (rail_contact_time()) may start, for
+ * ball i whose nearest sample to it is at t_near: the start of its segment
+ * then. But a shallow contact's turn is often found as a kink of its own
+ * (at 120 fps, by drift_start(), a few frames early), too slight to tell
+ * from the velocities just after it (explain_cushion()); its new segment
+ * then leaves the V no way in. When that segment began within three frames
+ * (and 0.05 s) before t_near and no other ball was within reach of it there
+ * (two radii, the contact slack and 10 mm: nothing else can have turned
+ * it), the way in is the segment before it. 1080p120 clip 03's 7, driven
+ * along the right rail at 600 mm/s, met it coming in at 52 mm/s and left
+ * at 13. */
+static double rail_approach_start(const cr_recon_t *rc, int i, double t_near)
+{
+    const rball_t *b = &rc->b[i];
+    const seg_t *s = seg_at(b, t_near - 1.5 * rc->dt), *p;
+    double x, y;
+    int j;
+
+    if (!s || s->rest || s->n == 0 || !(t_near - s->t0 <= fmax(3.0 * rc->dt, 0.05)))
+        return approach_start(rc, s);
+    p = seg_at(b, s->t0 - 0.5 * rc->dt);
+    if (!p || p == s || p->rest || p->n == 0)
+        return approach_start(rc, s);
+    seg_eval(s, s->t0, &x, &y);
+    for (j = 0; j < NB; j++) {
+        double jx, jy;
+
+        if (j == i || rc->b[j].nh == 0 || rc->b[j].state == B_ABSENT ||
+            (rc->b[j].state == B_GONE && rc->b[j].t_gone < s->t0))
+            continue;
+        ball_pos_at(rc, j, s->t0, &jx, &jy);
+        if (hypot(jx - x, jy - y) <= 2.0 * rc->R + rc->p.contact_tol_mm + 10.0)
+            return approach_start(rc, s);
+    }
+    return approach_start(rc, p);
+}
+
 /* A cushion contact from the distance to the nose line alone: a ball's
  * normal velocity reverses only at distance R from it (nothing else pushes
  * a ball away from a cushion it is touching). When the distance came down
@@ -3318,7 +3355,7 @@ static void rail_watch(cr_recon_t *rc, int i, long a)
         }
         {
             bool ok;
-            double lo = approach_start(rc, seg_at(b, b->rw_tmin[r] - 1.5 * rc->dt));
+            double lo = rail_approach_start(rc, i, b->rw_tmin[r]);
             double tc = rail_contact_time(rc, i, r, a, b->rw_tmin[r], lo, sig(rc, f->s[i]), false, &ok, NULL), x, y;
 
             if (!ok) /* a slow contact: more samples either side */

@@ -2536,6 +2536,56 @@ static void test_struck_into_pocket_at_once(void)
     rfix_close(&f);
 }
 
+/* The 5 rests in the left side pocket's mouth, its centre 12 mm from the
+ * nose line (past touching, R), and the cue ball, rolling at 0.8 m/s, cuts
+ * it into the pocket (720p30 clips 06, 09, 10 and 11: a ball in a mouth
+ * struck in). Sent toward the rail from less than R away it cannot have
+ * missed a cushion, but no cushion is there: the rail opens into the
+ * pocket. One contact, the pocket, and no cushion contact of the 5, at 30
+ * and 60 fps. */
+static void test_struck_in_from_a_mouth(void)
+{
+    for (int q = 0; q < 2; q++) {
+        const double fps = q == 0 ? 30.0 : 60.0, R = CR_BALL_RADIUS_MM, bx = 1290.0, by = 12.0, cx = 1310.0, v = 800.0;
+        const double cy_hit = by + sqrt(4.0 * R * R - (cx - bx) * (cx - bx)), t_hit = 2.0 + (400.0 - cy_hit) / v;
+        const double nx = (bx - cx) / (2.0 * R), ny = (by - cy_hit) / (2.0 * R), v5 = -v * ny;
+        int n, hits = 0, pockets = 0, cushions = 0;
+        rfix_t f;
+
+        rfix_open(&f, fps, 990 + (uint64_t)q);
+        for (int k = 0; k < (int)(4.0 * fps); k++) {
+            const double t = k / fps, w = fmin(fmax(t - t_hit, 0.0), 0.3);
+            const double d5 = v5 * fmax(t - t_hit, 0.0);
+
+            rfix_frame(&f, t, k);
+            /* the cue ball: struck at 2 s from (1310, 400) along -y; after
+             * the contact on along the tangent for 0.3 s, then stopped */
+            rfix_ball(&f, 0, 0, t < t_hit ? cx : cx + v * nx * ny * w,
+                      t < t_hit ? 400.0 - v * fmax(t - 2.0, 0.0) : cy_hit - v * nx * nx * w, 0.3, 0.4);
+            if (by + ny * d5 > -R) /* seen until it is past the mouth by a radius */
+                rfix_ball(&f, 5, 5, bx + nx * d5, by + ny * d5, 0.3, 0.4);
+            CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
+            for (int j = 0; j < n; j++) {
+                hits += f.out[j].type == CR_EV_COLLISION && same_pair_ev(&f.out[j], 0, 5);
+                pockets += f.out[j].type == CR_EV_POCKET && f.out[j].ball == 5;
+                cushions += f.out[j].type == CR_EV_CUSHION && f.out[j].ball == 5;
+            }
+        }
+        CU_ASSERT_EQUAL(cr_recon_finish(f.rc, f.out, 128, &n), 0);
+        for (int j = 0; j < n; j++) {
+            hits += f.out[j].type == CR_EV_COLLISION && same_pair_ev(&f.out[j], 0, 5);
+            pockets += f.out[j].type == CR_EV_POCKET && f.out[j].ball == 5;
+            cushions += f.out[j].type == CR_EV_CUSHION && f.out[j].ball == 5;
+        }
+        CU_ASSERT_EQUAL(hits, 1);
+        CU_ASSERT_EQUAL(pockets, 1);
+        CU_ASSERT_EQUAL(cushions, 0);
+        if (hits != 1 || pockets != 1 || cushions != 0)
+            printf("\n  %g fps: %d contacts 0-5, %d pockets, %d cushion contacts of the 5", fps, hits, pockets, cushions);
+        rfix_close(&f);
+    }
+}
+
 /* The cue ball, struck at 1.2 m/s straight at the foot-right pocket 0.98
  * m away, is seen for 0.12 s only (a glare, the shooter's arm), while it
  * still slides (slowing at 2 m/s^2 until it rolls at 5/7 of its speed,
@@ -4526,6 +4576,7 @@ int cr_test_register_recon(void)
                      test_fit_flips_back_not_disturbed) ||
         !CU_add_test(s, "a struck ball's first step pulled by the striker's fit", test_struck_first_step_pulled) ||
         !CU_add_test(s, "a shallow turn along a cushion", test_shallow_turn_along_a_cushion) ||
+        !CU_add_test(s, "a ball in a pocket's mouth struck in", test_struck_in_from_a_mouth) ||
         !CU_add_test(s, "no touched ball at a 30 fps break", test_break_no_touched_ball) ||
         !CU_add_test(s, "the blow through balls frozen in a row", test_blow_through_frozen_balls) ||
         !CU_add_test(s, "slow nudge is a collision", test_slow_nudge) ||

@@ -4207,6 +4207,12 @@ static void bounce_after_blow(cr_recon_t *rc, const change_t *c, int k, double t
         }
         x += lx * gap / -bin;
         y += ly * gap / -bin;
+        /* not where the rail opens into a pocket (as set_blow()): a ball
+         * resting in a mouth, past the nose line, is struck into the
+         * pocket, not into a cushion (720p30 clips 06, 09, 10 and 11; a
+         * jaw it meets is found by its distances to the cushion, rail_watch()) */
+        if (near_pocket(rc, x, y, 0.0, NULL) >= 0)
+            continue;
         emit_cushion(rc, c->ball, (cr_rail_t)r, t, x, y);
         rebound_check(rc, c, k, tc, r);
     }

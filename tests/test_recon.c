@@ -2536,6 +2536,71 @@ static void test_struck_into_pocket_at_once(void)
     rfix_close(&f);
 }
 
+/* The 3 rests 9.8 mm off the left cushion beside the left side pocket's
+ * mouth, and the cue ball, at 0.59 m/s along the line of centres, stuns it
+ * into the mouth's jaw point: it meets it 41 ms after the blow and runs on
+ * along the mouth (720p30 clip 14, 95.86 s). At 30 fps its first sighting
+ * off its rest is on the way in, the next on the way out; its motion is
+ * first watched after the contact and its distance to the jaw then only
+ * grows, and the cloth could have stopped it short (at accel_max). From its
+ * rest on its distances show the contact: one with the left cushion, within
+ * two frames, at 30 and 60 fps, with each of two phases of the frames. */
+static void test_struck_from_near_a_cushion(void)
+{
+    for (int q = 0; q < 4; q++) {
+        const double fps = q < 2 ? 30.0 : 60.0, R = CR_BALL_RADIUS_MM, v = 587.0, bx = 1353.35, by = 38.36;
+        const double jx = 1270.0 + 0.5 * 128.5875, ux = -0.911, uy = -0.413; /* the jaw point; the way in */
+        double t1, tc = 2.0 + (q % 2 ? 0.4 : 0.1) / fps, cx, cy, nx, ny, vx, vy, vn, t_end;
+        int n, cushions = 0;
+        double t_cush = NAN;
+        rfix_t f;
+
+        /* when its way in comes R from the jaw point (a, b: the 3 there) */
+        {
+            const double px = bx - jx, py = by, pb = px * ux + py * uy, pc = px * px + py * py - R * R;
+
+            t1 = tc + (-pb - sqrt(pb * pb - pc)) / v;
+        }
+        cx = bx + v * ux * (t1 - tc), cy = by + v * uy * (t1 - tc);
+        nx = (cx - jx) / R, ny = cy / R;
+        vn = v * (ux * nx + uy * ny);
+        vx = v * ux - 1.8 * vn * nx, vy = v * uy - 1.8 * vn * ny; /* restitution 0.8 */
+        t_end = t1 + 0.5;
+        rfix_open(&f, fps, 1000 + (uint64_t)q);
+        for (int k = 0; k < (int)(3.5 * fps); k++) {
+            const double t = k / fps, w = fmin(t, t_end);
+            double x3 = bx, y3 = by;
+
+            if (w > t1) {
+                x3 = cx + vx * (w - t1);
+                y3 = cy + vy * (w - t1);
+            } else if (w > tc) {
+                x3 = bx + v * ux * (w - tc);
+                y3 = by + v * uy * (w - tc);
+            }
+            rfix_frame(&f, t, k);
+            /* the cue ball: struck at 1.5 s, stopped dead at the contact */
+            rfix_ball(&f, 0, 0, bx - 2.0 * R * ux - v * ux * fmin(fmax(tc - t, 0.0), tc - 1.5),
+                      by - 2.0 * R * uy - v * uy * fmin(fmax(tc - t, 0.0), tc - 1.5), 0.3, 0.4);
+            rfix_ball(&f, 3, 3, x3, y3, 0.3, 0.4);
+            CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
+            for (int j = 0; j < n; j++)
+                if (f.out[j].type == CR_EV_CUSHION && f.out[j].ball == 3 && cushions++ == 0)
+                    t_cush = f.out[j].t;
+        }
+        CU_ASSERT_EQUAL(cr_recon_finish(f.rc, f.out, 128, &n), 0);
+        for (int j = 0; j < n; j++)
+            if (f.out[j].type == CR_EV_CUSHION && f.out[j].ball == 3 && cushions++ == 0)
+                t_cush = f.out[j].t;
+        CU_ASSERT_EQUAL(cushions, 1);
+        CU_ASSERT(fabs(t_cush - t1) <= 2.0 / fps);
+        if (cushions != 1 || !(fabs(t_cush - t1) <= 2.0 / fps))
+            printf("\n  %g fps, phase %d: %d cushion contacts of the 3, the first at %.4f (true %.4f)", fps, q % 2,
+                   cushions, t_cush, t1);
+        rfix_close(&f);
+    }
+}
+
 /* The 5 rests in the left side pocket's mouth, its centre 12 mm from the
  * nose line (past touching, R), and the cue ball, rolling at 0.8 m/s, cuts
  * it into the pocket (720p30 clips 06, 09, 10 and 11: a ball in a mouth
@@ -4577,6 +4642,7 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "a struck ball's first step pulled by the striker's fit", test_struck_first_step_pulled) ||
         !CU_add_test(s, "a shallow turn along a cushion", test_shallow_turn_along_a_cushion) ||
         !CU_add_test(s, "a ball in a pocket's mouth struck in", test_struck_in_from_a_mouth) ||
+        !CU_add_test(s, "a ball struck into a cushion it rested near", test_struck_from_near_a_cushion) ||
         !CU_add_test(s, "no touched ball at a 30 fps break", test_break_no_touched_ball) ||
         !CU_add_test(s, "the blow through balls frozen in a row", test_blow_through_frozen_balls) ||
         !CU_add_test(s, "slow nudge is a collision", test_slow_nudge) ||

@@ -171,6 +171,8 @@ typedef struct {
     double rw_last[CR_RAIL_COUNT]; /* the last sample's distance */
     double rw_gap[CR_RAIL_COUNT];  /* the steps into and out of the nearest sample: it may lie
                                     * that far beyond R and still bracket a contact */
+    double rw_lead[CR_RAIL_COUNT][3]; /* the rest it set off from moments before it was first
+                                       * watched (t, x, y; t NAN: none): its way in's first point */
 } rball_t;
 
 typedef struct {
@@ -2924,8 +2926,8 @@ static bool piece_dists(const cr_recon_t *rc, int r, const double *xs, const dou
  * nearest sample when that sample is within R + contact_tol of the point
  * and nearer it than either line (piece_dists). *nose says the piece is
  * the nose. */
-static int rail_samples(cr_recon_t *rc, int i, int r, long k0, long k1, double t_near, double *t, double *d, double *xs,
-                        double *ys, int max, bool *at_point, cr_point_t *jaw, bool *nose)
+static int rail_samples(cr_recon_t *rc, int i, int r, long k0, long k1, double t_near, const double *lead, double *t,
+                        double *d, double *xs, double *ys, int max, bool *at_point, cr_point_t *jaw, bool *nose)
 {
     double dmin = INFINITY;
     cr_point_t p;
@@ -2934,6 +2936,12 @@ static int rail_samples(cr_recon_t *rc, int i, int r, long k0, long k1, double t
 
     if (max > RW_MAX)
         max = RW_MAX;
+    if (lead && max > 0 && frame_ok(rc, k0) && lead[0] < frm(rc, k0)->t) {
+        t[n] = lead[0];
+        xs[n] = lead[1];
+        ys[n] = lead[2];
+        n++;
+    }
     for (k = k0; k <= k1 && n < max; k++) {
         rframe_t *g;
         double dd;
@@ -3044,8 +3052,8 @@ static double vee_vertex(const cr_recon_t *rc, double h)
  * so: the samples are a roll beside the cushion, no contact, however the
  * fitted velocities turn). Returns the time where the V forced through R
  * fits best (the contact time). */
-static double rail_contact_time(cr_recon_t *rc, int i, int r, long a, double t_near, double t_lo, double sigma_mm,
-                                bool wide, bool *sig_ok, bool *beside)
+static double rail_contact_time(cr_recon_t *rc, int i, int r, long a, double t_near, double t_lo, const double *lead,
+                                double sigma_mm, bool wide, bool *sig_ok, bool *beside)
 {
     double ts[RW_MAX], ds[RW_MAX], xs[RW_MAX], ys[RW_MAX], h, se_h, sl[2], se_sl[2], tb = t_near, t0, t1,
         best = INFINITY;
@@ -3059,7 +3067,8 @@ static double rail_contact_time(cr_recon_t *rc, int i, int r, long a, double t_n
     if (beside)
         *beside = false;
     k0 = frame_from(rc, a, from, RW_MAX - 1);
-    n = rail_samples(rc, i, r, k0, a, t_near, ts, ds, xs, ys, RW_MAX, &at_point, &jaw, &nose);
+    n = rail_samples(rc, i, r, k0, a, t_near, lead && lead[0] >= t_near - (wide ? 0.3 : 0.15) ? lead : NULL, ts, ds, xs,
+                     ys, RW_MAX, &at_point, &jaw, &nose);
     if (n < 5)
         return t_near;
     t0 = fmax(ts[0], t_near - (wide ? 0.2 : 0.1));
@@ -3244,7 +3253,7 @@ static void graze_cushions(cr_recon_t *rc, int i, long a)
             if (isfinite(tc)) {
                 /* only a significant reversal of the distance to the nose line */
                 bool ok;
-                double tv = rail_contact_time(rc, i, r, last_frame(rc, a), tc, approach_start(rc, &b->approach[r]),
+                double tv = rail_contact_time(rc, i, r, last_frame(rc, a), tc, approach_start(rc, &b->approach[r]), NULL,
                                               sig(rc, frm(rc, a)->s[i]), false, &ok, NULL);
 
                 if (ok) {
@@ -3277,7 +3286,12 @@ static double rail_approach_start(const cr_recon_t *rc, int i, double t_near)
     double x, y;
     int j;
 
-    if (!s || s->rest || s->n == 0 || !(t_near - s->t0 <= fmax(3.0 * rc->dt, 0.05)))
+    if (s && s->rest) {
+        /* set off from rest after it: the way in is the motion's own */
+        p = seg_at(b, t_near);
+        return p && !p->rest ? approach_start(rc, p) : approach_start(rc, s);
+    }
+    if (!s || s->n == 0 || !(t_near - s->t0 <= fmax(3.0 * rc->dt, 0.05)))
         return approach_start(rc, s);
     p = seg_at(b, s->t0 - 0.5 * rc->dt);
     if (!p || p == s || p->rest || p->n == 0)
@@ -3329,6 +3343,24 @@ static void rail_watch(cr_recon_t *rc, int i, long a)
             b->rw_max[r] = b->rw_min[r] = b->rw_last[r] = d;
             b->rw_gap[r] = 0.0;
             b->rw_tmin[r] = f->t;
+            b->rw_lead[r][0] = NAN;
+            /* its motion set off from rest moments ago: it came from there,
+             * and its rest place at the onset is the first point of its way
+             * in. A ball struck into a cushion it rested near can meet it
+             * before its motion is first watched here, seen once on the way
+             * in (720p30 clip 14's 3, 9.8 mm off the rail, struck at it at
+             * 250 mm/s) */
+            if (b->anchor && f->t - b->anc_t <= 3.0 * rc->dt) {
+                double d0 = cush_dist(rc, r, b->anc_x, b->anc_y);
+
+                if (d0 > d) {
+                    b->rw_max[r] = d0;
+                    b->rw_gap[r] = d0 - d;
+                    b->rw_lead[r][0] = b->anc_t;
+                    b->rw_lead[r][1] = b->anc_x;
+                    b->rw_lead[r][2] = b->anc_y;
+                }
+            }
             continue;
         }
         if (d < b->rw_min[r]) {
@@ -3350,16 +3382,22 @@ static void rail_watch(cr_recon_t *rc, int i, long a)
                 b->rw_min[r] = d;
                 b->rw_gap[r] = 0.0;
                 b->rw_tmin[r] = f->t;
+                b->rw_lead[r][0] = NAN;
             }
             continue;
         }
         {
             bool ok;
             double lo = rail_approach_start(rc, i, b->rw_tmin[r]);
-            double tc = rail_contact_time(rc, i, r, a, b->rw_tmin[r], lo, sig(rc, f->s[i]), false, &ok, NULL), x, y;
+            /* the rest it set off from, when it was seen on its way in but
+             * once before its nearest sample (else its sightings carry
+             * the way in; the onset's time is only as good as its fit) */
+            const double *pl =
+                b->rw_lead[r][0] >= lo - rc->dt && b->rw_tmin[r] - b->rw_lead[r][0] < 2.5 * rc->dt ? b->rw_lead[r] : NULL;
+            double tc = rail_contact_time(rc, i, r, a, b->rw_tmin[r], lo, pl, sig(rc, f->s[i]), false, &ok, NULL), x, y;
 
             if (!ok) /* a slow contact: more samples either side */
-                tc = rail_contact_time(rc, i, r, a, b->rw_tmin[r], lo, sig(rc, f->s[i]), true, &ok, NULL);
+                tc = rail_contact_time(rc, i, r, a, b->rw_tmin[r], lo, pl, sig(rc, f->s[i]), true, &ok, NULL);
 
             if (ok) {
                 ball_pos_at(rc, i, tc, &x, &y);
@@ -3367,6 +3405,7 @@ static void rail_watch(cr_recon_t *rc, int i, long a)
                 b->rw_max[r] = b->rw_min[r] = d;
                 b->rw_gap[r] = 0.0;
                 b->rw_tmin[r] = f->t;
+                b->rw_lead[r][0] = NAN;
             }
         }
     }
@@ -3956,7 +3995,7 @@ static bool inward_contact(cr_recon_t *rc, int i, int r, double tc, double d0, d
     }
     if (n_in >= 2) {
         bool ok;
-        double tv = rail_contact_time(rc, i, r, last_frame(rc, a), t_in, tc, sig(rc, frm(rc, a)->s[i]), false, &ok, NULL);
+        double tv = rail_contact_time(rc, i, r, last_frame(rc, a), t_in, tc, NULL, sig(rc, frm(rc, a)->s[i]), false, &ok, NULL);
 
         if (ok && tv >= t_in && tv <= t_out) {
             *t = tv;
@@ -4936,7 +4975,7 @@ static bool explain_cushion(cr_recon_t *rc, change_t *c)
             /* the normal velocity must reverse: a significant V in the
              * distance to the nose line (its time is the contact's), or a
              * clear turn of the fitted velocities */
-            tv = rail_contact_time(rc, c->ball, r, e, c->t, approach_start(rc, &c->before), sig(rc, frm(rc, a)->s[c->ball]),
+            tv = rail_contact_time(rc, c->ball, r, e, c->t, approach_start(rc, &c->before), NULL, sig(rc, frm(rc, a)->s[c->ball]),
                                    false, &ok, &beside);
             if (ok) {
                 t = tv;

@@ -85,7 +85,7 @@ typedef struct {
     cr_jsonl_writer_t *w;
     cr_rules_params_t rp;
     cr_camera_t cam;
-    char cam_source[96];
+    char cam_source[160];
     cr_detection_t dets[CR_VISION_MAX_DETECTIONS];
     cr_ball_frame_t *bf;
     cr_event_t *events; /* REVIEW_MAX_EVENTS from recon */
@@ -559,6 +559,54 @@ done:
     return rc;
 }
 
+/* The table found in the first frame, when it is the one the --corners
+ * give: the four corners of the found camera's playing surface within
+ * CORNERS_AGREE of the image diagonal of the given ones, in their order. The
+ * given corners define a homography of the cloth, but no lens: a camera
+ * whose lens bends straight lines (k1 = -0.1, common) puts the middle of a
+ * 9 ft table some 10 mm off through the corners alone, while the table
+ * found fits the cushions' curves. Returns 0 with *cam and the found
+ * camera's source in src, or -1 (not found, or another quadrilateral: the
+ * given corners stand). */
+#define CORNERS_AGREE 0.01
+static int corners_refined(review_t *rv, const cr_frame_t *fr, cr_camera_t *cam, char *src, size_t srclen)
+{
+    const review_opts_t *o = rv->o;
+    const double L = rv->rp.table.length_mm, W = rv->rp.table.width_mm;
+    const double tab[4][2] = {{0.0, 0.0}, {0.0, W}, {L, W}, {L, 0.0}};
+    const double diag = hypot(fr->width, fr->height);
+    uint8_t *rgb = frame_rgb(fr);
+    cr_calib_image_t img = {rgb, fr->width, fr->height, 3 * fr->width};
+    cr_calib_params_t cp;
+    cr_calib_result_t *res = malloc(sizeof(*res));
+    int rc = -1, k;
+
+    if (!rgb || !res)
+        goto done;
+    cr_calib_params_defaults(&cp);
+    /* the head end where the given corners put it (their first two) */
+    cp.head_on_right = o->corners[0][0] + o->corners[1][0] > o->corners[2][0] + o->corners[3][0];
+    cp.head_from_rack = false;
+    cp.size_balls = false;
+    if (cr_calib_detect(&img, &rv->rp.table, &cp, res) != CR_CALIB_OK || res->camera_source == CR_CALIB_CAMERA_NONE)
+        goto done;
+    for (k = 0; k < 4; k++) {
+        double u, v;
+
+        if (!cr_camera_project(&res->camera, tab[k][0], tab[k][1], 0.0, &u, &v) ||
+            hypot(u - o->corners[k][0], v - o->corners[k][1]) > CORNERS_AGREE * diag)
+            goto done;
+    }
+    *cam = res->camera;
+    snprintf(src, srclen, "the table found in the first frame, at the --corners given (camera from %s)",
+             cr_calib_camera_source_name(res->camera_source));
+    rc = 0;
+done:
+    free(rgb);
+    free(res);
+    return rc;
+}
+
 /* The posed camera: from --calib, --corners, or found in the first frame. */
 static int find_camera(review_t *rv, const cr_frame_t *first)
 {
@@ -592,8 +640,9 @@ static int find_camera(review_t *rv, const cr_frame_t *first)
             cr_cli_error("review: the --corners given do not form a quadrilateral seen by a camera above the table");
             return -1;
         }
-        snprintf(rv->cam_source, sizeof(rv->cam_source), "--corners (%s)", how);
+        snprintf(rv->cam_source, sizeof(rv->cam_source), "--corners (%s; no lens distortion)", how);
         snprintf(rv->head_desc, sizeof(rv->head_desc), "at the first two --corners (head-left, head-right)");
+        corners_refined(rv, first, &rv->cam, rv->cam_source, sizeof(rv->cam_source));
         return 0;
     }
     if (auto_camera(rv, first, &rv->cam, rv->cam_source, sizeof(rv->cam_source), err, sizeof(err)) != 0) {

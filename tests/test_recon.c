@@ -2536,6 +2536,28 @@ static void test_struck_into_pocket_at_once(void)
     rfix_close(&f);
 }
 
+/* Counts the cushion contacts of ball in f's n events out into *count, the
+ * first one's time into *t. */
+static void tally_cushions(const rfix_t *f, int n, int ball, int *count, double *t)
+{
+    for (int j = 0; j < n; j++)
+        if (f->out[j].type == CR_EV_CUSHION && f->out[j].ball == ball && (*count)++ == 0)
+            *t = f->out[j].t;
+}
+
+/* Finishes f's input, tallies its last cushion contacts of ball and checks
+ * there was one in all, within tol of t_true; true when so. */
+static bool one_cushion_at(rfix_t *f, int ball, int *count, double *t, double t_true, double tol)
+{
+    int n;
+
+    CU_ASSERT_EQUAL(cr_recon_finish(f->rc, f->out, 128, &n), 0);
+    tally_cushions(f, n, ball, count, t);
+    CU_ASSERT_EQUAL(*count, 1);
+    CU_ASSERT(fabs(*t - t_true) <= tol);
+    return *count == 1 && fabs(*t - t_true) <= tol;
+}
+
 /* The 3 rests 9.8 mm off the left cushion beside the left side pocket's
  * mouth, and the cue ball, at 0.59 m/s along the line of centres, stuns it
  * into the mouth's jaw point: it meets it 41 ms after the blow and runs on
@@ -2584,17 +2606,9 @@ static void test_struck_from_near_a_cushion(void)
                       by - 2.0 * R * uy - v * uy * fmin(fmax(tc - t, 0.0), tc - 1.5), 0.3, 0.4);
             rfix_ball(&f, 3, 3, x3, y3, 0.3, 0.4);
             CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
-            for (int j = 0; j < n; j++)
-                if (f.out[j].type == CR_EV_CUSHION && f.out[j].ball == 3 && cushions++ == 0)
-                    t_cush = f.out[j].t;
+            tally_cushions(&f, n, 3, &cushions, &t_cush);
         }
-        CU_ASSERT_EQUAL(cr_recon_finish(f.rc, f.out, 128, &n), 0);
-        for (int j = 0; j < n; j++)
-            if (f.out[j].type == CR_EV_CUSHION && f.out[j].ball == 3 && cushions++ == 0)
-                t_cush = f.out[j].t;
-        CU_ASSERT_EQUAL(cushions, 1);
-        CU_ASSERT(fabs(t_cush - t1) <= 2.0 / fps);
-        if (cushions != 1 || !(fabs(t_cush - t1) <= 2.0 / fps))
+        if (!one_cushion_at(&f, 3, &cushions, &t_cush, t1, 2.0 / fps))
             printf("\n  %g fps, phase %d: %d cushion contacts of the 3, the first at %.4f (true %.4f)", fps, q % 2,
                    cushions, t_cush, t1);
         rfix_close(&f);
@@ -3906,17 +3920,9 @@ static void test_shallow_turn_along_a_cushion(void)
         rfix_ball(&f, 0, 0, along_rail_7[k][0], along_rail_7[k][1], 0.0, 0.3);
         rfix_ball(&f, 7, 1, along_rail_7[k][2], along_rail_7[k][3], 0.0, 0.3);
         CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &m), 0);
-        for (int e = 0; e < m; e++)
-            if (f.out[e].type == CR_EV_CUSHION && f.out[e].ball == 7 && cushions++ == 0)
-                t_cush = f.out[e].t;
+        tally_cushions(&f, m, 7, &cushions, &t_cush);
     }
-    CU_ASSERT_EQUAL(cr_recon_finish(f.rc, f.out, 128, &m), 0);
-    for (int e = 0; e < m; e++)
-        if (f.out[e].type == CR_EV_CUSHION && f.out[e].ball == 7 && cushions++ == 0)
-            t_cush = f.out[e].t;
-    CU_ASSERT_EQUAL(cushions, 1);
-    CU_ASSERT(fabs(t_cush - tc) <= 3.0 / fps);
-    if (cushions != 1 || !(fabs(t_cush - tc) <= 3.0 / fps))
+    if (!one_cushion_at(&f, 7, &cushions, &t_cush, tc, 3.0 / fps))
         printf("\n  %d cushion contacts of the 7, the first at %.4f (true %.4f)", cushions, t_cush, tc);
     rfix_close(&f);
 }

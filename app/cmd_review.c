@@ -504,28 +504,50 @@ static uint8_t *frame_rgb(const cr_frame_t *fr)
     return rgb;
 }
 
-/* Finds the table in one frame: the posed camera, or -1 with the reason. */
-static int auto_camera(review_t *rv, const cr_frame_t *fr, cr_camera_t *cam, char *source, size_t srclen, char *err,
-                       size_t errlen)
+/* The table found in frame fr, the head end on the image right or not and
+ * maybe decided by a rack on a foot spot (from_rack); the table's size is
+ * given (or 9 ft), not measured from the balls. Returns the result
+ * (malloc'd), or NULL with the reason in err. */
+static cr_calib_result_t *detect_table(const review_t *rv, const cr_frame_t *fr, bool head_right, bool from_rack,
+                                       char *err, size_t errlen)
 {
     uint8_t *rgb = frame_rgb(fr);
     cr_calib_image_t img = {rgb, fr->width, fr->height, 3 * fr->width};
     cr_calib_params_t cp;
     cr_calib_result_t *res = malloc(sizeof(*res));
-    int rc = -1;
 
     if (!rgb || !res) {
         snprintf(err, errlen, "out of memory");
-        goto done;
+        goto fail;
     }
     cr_calib_params_defaults(&cp);
-    cp.head_on_right = rv->head_set ? rv->head_right : (rv->o->head && !strcmp(rv->o->head, "right"));
-    cp.head_from_rack = !rv->o->head && !rv->head_set; /* the first frame: a rack on one end's foot spot */
-    cp.size_balls = false;                              /* the table's size is given (or 9 ft) */
+    cp.head_on_right = head_right;
+    cp.head_from_rack = from_rack;
+    cp.size_balls = false;
     if (cr_calib_detect(&img, &rv->rp.table, &cp, res) != CR_CALIB_OK) {
         snprintf(err, errlen, "%s", res->message);
-        goto done;
+        goto fail;
     }
+    free(rgb);
+    return res;
+fail:
+    free(rgb);
+    free(res);
+    return NULL;
+}
+
+/* Finds the table in one frame: the posed camera, or -1 with the reason. */
+static int auto_camera(review_t *rv, const cr_frame_t *fr, cr_camera_t *cam, char *source, size_t srclen, char *err,
+                       size_t errlen)
+{
+    /* the first frame: a rack on one end's foot spot decides the head end */
+    cr_calib_result_t *res =
+        detect_table(rv, fr, rv->head_set ? rv->head_right : (rv->o->head && !strcmp(rv->o->head, "right")),
+                     !rv->o->head && !rv->head_set, err, errlen);
+    int rc = -1;
+
+    if (!res)
+        return -1;
     if (!rv->head_set) {
         snprintf(rv->head_desc, sizeof(rv->head_desc), "on the image %s (%s)", res->head_on_right ? "right" : "left",
                  rv->o->head ? (rv->o->head_why ? rv->o->head_why : "--head") : res->head_why);
@@ -556,7 +578,6 @@ static int auto_camera(review_t *rv, const cr_frame_t *fr, cr_camera_t *cam, cha
     }
     rc = 0;
 done:
-    free(rgb);
     free(res);
     return rc;
 }
@@ -577,20 +598,13 @@ static int corners_refined(review_t *rv, const cr_frame_t *fr, cr_camera_t *cam,
     const double L = rv->rp.table.length_mm, W = rv->rp.table.width_mm;
     const double tab[4][2] = {{0.0, 0.0}, {0.0, W}, {L, W}, {L, 0.0}};
     const double diag = hypot(fr->width, fr->height);
-    uint8_t *rgb = frame_rgb(fr);
-    cr_calib_image_t img = {rgb, fr->width, fr->height, 3 * fr->width};
-    cr_calib_params_t cp;
-    cr_calib_result_t *res = malloc(sizeof(*res));
+    char err[256];
+    /* the head end where the given corners put it (their first two) */
+    cr_calib_result_t *res = detect_table(
+        rv, fr, o->corners[0][0] + o->corners[1][0] > o->corners[2][0] + o->corners[3][0], false, err, sizeof(err));
     int rc = -1, k;
 
-    if (!rgb || !res)
-        goto done;
-    cr_calib_params_defaults(&cp);
-    /* the head end where the given corners put it (their first two) */
-    cp.head_on_right = o->corners[0][0] + o->corners[1][0] > o->corners[2][0] + o->corners[3][0];
-    cp.head_from_rack = false;
-    cp.size_balls = false;
-    if (cr_calib_detect(&img, &rv->rp.table, &cp, res) != CR_CALIB_OK || res->camera_source == CR_CALIB_CAMERA_NONE)
+    if (!res || res->camera_source == CR_CALIB_CAMERA_NONE)
         goto done;
     for (k = 0; k < 4; k++) {
         double u, v;
@@ -604,7 +618,6 @@ static int corners_refined(review_t *rv, const cr_frame_t *fr, cr_camera_t *cam,
              cr_calib_camera_source_name(res->camera_source));
     rc = 0;
 done:
-    free(rgb);
     free(res);
     return rc;
 }

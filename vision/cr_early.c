@@ -435,10 +435,40 @@ static int near_first(cr_early_t *e, const ball_t *b, int k, cr_early_contact_t 
     return 1;
 }
 
-/* The shot's first ball off its place, b, after its second sighting off it:
- * called, or the shot given up. Returns 1 when called. */
-static int judge_first(cr_early_t *e, const ball_t *b, cr_early_contact_t *out)
+/* Whether the cue ball's sightings after its k-th (k >= 1) bear witness to
+ * a blow: the first of them at or after t_off (the struck ball's first
+ * sighting off its place) lies off the straight way in through sightings
+ * k-1 and k, carried on at that speed, by more than twice the slack of its
+ * measured way (a ball it struck stops or turns it; a thin cut, which
+ * barely turns it, shows nothing here). */
+static bool cue_turned(const cr_early_t *e, int k, double t_off)
 {
+    const double dt = e->path_t[k] - e->path_t[k - 1];
+    int j;
+
+    if (!(dt > 0))
+        return false;
+    for (j = k + 1; j < e->n_path && e->path_t[j] < t_off; j++)
+        ;
+    if (j >= e->n_path)
+        return false;
+    {
+        const double u = (e->path_t[j] - e->path_t[k]) / dt;
+        const double qx = e->path_x[k] + u * (e->path_x[k] - e->path_x[k - 1]);
+        const double qy = e->path_y[k] + u * (e->path_y[k] - e->path_y[k - 1]);
+
+        return hypot(e->path_x[j] - qx, e->path_y[j] - qy) > 2.0 * way_slack(e, j);
+    }
+}
+
+/* The shot's first ball off its place, b, after its second sighting off it
+ * (once: seen off it once, by over twice moved_mm, the cue ball's turn its
+ * second witness, cue_turned()): called, or the shot given up. Returns 1
+ * when called. */
+static int judge_first(cr_early_t *e, const ball_t *b, bool once, cr_early_contact_t *out)
+{
+    /* when it left its place: its first sighting off it */
+    const double t_off = once ? b->off_t[1] : b->off_t[0];
     double reach, tc, cx, cy, vin;
     int k, i;
 
@@ -446,14 +476,16 @@ static int judge_first(cr_early_t *e, const ball_t *b, cr_early_contact_t *out)
         return 0;
     /* the cue ball's last sighting before the ball left its place, and its
      * way in then (from the sighting before, or its place) */
-    for (k = e->n_path - 1; k > 0 && !(e->path_t[k] < b->off_t[0]); k--)
+    for (k = e->n_path - 1; k > 0 && !(e->path_t[k] < t_off); k--)
         ;
+    if (once && (k < 1 || !cue_turned(e, k, t_off)))
+        return 0; /* its second sighting decides */
     if (k < 1)
         return near_first(e, b, k, out); /* not seen on its way */
     /* within reach: 2R, and the error of the cue ball's measured way */
     reach = 2.0 * e->R + way_slack(e, k);
     {
-        double dt = e->path_t[k] - e->path_t[k - 1], vx, vy, fx, fy, A, B, C, disc, tmax = b->off_t[0] - e->path_t[k];
+        double dt = e->path_t[k] - e->path_t[k - 1], vx, vy, fx, fy, A, B, C, disc, tmax = t_off - e->path_t[k];
 
         if (!(dt > 0) || !(tmax > 0))
             return 0;
@@ -480,14 +512,14 @@ static int judge_first(cr_early_t *e, const ball_t *b, cr_early_contact_t *out)
         cx = e->path_x[k] + vx * tc;
         cy = e->path_y[k] + vy * tc;
         if (hypot(cx - b->px, cy - b->py) > reach || path_dist(e, k, b->px, b->py) < 2.0 * e->R - e->p.contact_mm)
-            return k == 1 ? near_first(e, b, k, out) : 0; /* its way in does not reach the ball, or ran
+            return k == 1 && !once ? near_first(e, b, k, out) : 0; /* its way in does not reach the ball, or ran
                                                            * through its place (seen once: timed from its
                                                            * place, the way in is too slow) */
         tc += e->path_t[k];
     }
     /* struck along the line of centres (or off a cushion it reached) */
     if (!pushed_along(e, b, b->px - cx, b->py - cy, vin * (b->off_t[1] - tc)))
-        return k == 1 ? near_first(e, b, k, out) : 0;
+        return k == 1 && !once ? near_first(e, b, k, out) : 0;
     /* no other ball the cue ball could have touched on its way there: one
      * held hidden, or any ball whose place its way passed within reach of
      * (a ball frozen to a cushion, struck into it, barely leaves its place) */
@@ -731,10 +763,17 @@ int cr_early_push(cr_early_t *e, const cr_ball_frame_t *f, cr_early_contact_t *o
     }
     if (n_off == 0)
         return 0;
-    if (n_off == 1 && first->off_run == 1)
-        return 0; /* its second sighting decides */
+    if (n_off == 1 && first->off_run == 1) {
+        /* seen off its place once, far enough off for its way off to show
+         * (twice moved_mm): called now when the cue ball's turn bears
+         * witness, else its second sighting decides */
+        if (!(first->off_d > 2.0 * e->p.moved_mm) || !judge_first(e, first, true, out))
+            return 0;
+        e->phase = EARLY_IDLE;
+        return 1;
+    }
     if (n_off == 1 && first->off_run >= 2)
-        called = judge_first(e, first, out);
+        called = judge_first(e, first, false, out);
     e->phase = EARLY_IDLE; /* called, or not callable: the reconstruction decides */
     return called;
 }

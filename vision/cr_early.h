@@ -24,7 +24,13 @@
  *    shot).
  *  - the first contact: the first ball to leave its place after the stroke,
  *    alone: seen off its place in two frames, the second farther off, and no
- *    other ball off its place by then. It is called when it has a sure id
+ *    other ball off its place by then; or seen off it once, by over twice
+ *    moved_mm, while the cue ball's sighting of that frame (or the next)
+ *    lies off its straight way in, carried on, by over twice the slack of
+ *    its way (below): the blow that turned it is a second witness (a contact
+ *    late in a frame interval shows the ball barely off its place in the
+ *    next frame, and its second sighting would come over two frames after
+ *    the contact). It is called when it has a sure id
  *    (the same as at the stroke); the cue ball was seen on its way in (its
  *    last two sightings, or its place and one, before the ball left) and
  *    that straight way reaches within `reach` of the ball's place before the

@@ -17,10 +17,7 @@ import csv
 import json
 import sys
 
-
-def pct(v, q):
-    v = sorted(v)
-    return v[min(len(v) - 1, max(0, int(round(q * (len(v) - 1)))))] if v else float('nan')
+from latency import pct
 
 
 def clip_errors(clip, sub):

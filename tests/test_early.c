@@ -34,7 +34,7 @@ typedef enum {
     NEAR,         /* the cue ball rests 4 mm short of touching the 3: both leave their places at once */
     NEAR_CROWDED, /* ... and a ball rests 13 mm beside the cue ball, off its way (which is not seen) */
     WAVER,        /* a ball the cue ball's way passes a hair wide of is fitted 5 mm off, away from the
-                     way, in one frame as the cue ball goes by */
+                     way, in one frame as the cue ball goes by (at 60 fps) */
 } variant_t;
 
 /* Where frames fall in time: frame k at (k + frame_phase) / fps. */
@@ -246,11 +246,9 @@ static void test_near_first_contact(void)
  * the frame after, would be over two). At 30, 60 and 120 fps. */
 static void test_late_contact_called_at_first_clear_sighting(void)
 {
-    const double fps[] = {60.0, 30.0, 120.0};
+    const double fps[] = {60.0, 30.0, 120.0}, tc = contact_time(PLAIN, CR_BALL_RADIUS_MM);
 
     for (int i = 0; i < 3; i++) {
-        const double tc = contact_time(PLAIN, CR_BALL_RADIUS_MM);
-
         /* frame k at (k + phase) / fps: one 0.05 frame after the contact */
         frame_phase = fmod(tc * fps[i] + 0.05, 1.0);
         called_once(PLAIN, fps[i], 2.0);

@@ -767,13 +767,11 @@ int cr_early_push(cr_early_t *e, const cr_ball_frame_t *f, cr_early_contact_t *o
         /* seen off its place once, far enough off for its way off to show
          * (twice moved_mm): called now when the cue ball's turn bears
          * witness, else its second sighting decides */
-        if (!(first->off_d > 2.0 * e->p.moved_mm) || !judge_first(e, first, true, out))
+        if (!(first->off_d > 2.0 * e->p.moved_mm) || !(called = judge_first(e, first, true, out)))
             return 0;
-        e->phase = EARLY_IDLE;
-        return 1;
-    }
-    if (n_off == 1 && first->off_run >= 2)
+    } else if (n_off == 1 && first->off_run >= 2) {
         called = judge_first(e, first, false, out);
+    }
     e->phase = EARLY_IDLE; /* called, or not callable: the reconstruction decides */
     return called;
 }

@@ -13,6 +13,7 @@
 #include "cr_physics.h"
 #include "cr_recon.h"
 #include "test_suites.h"
+#include "cr_jsonl.h"
 
 #define MAX_EV 512
 
@@ -2798,6 +2799,91 @@ static void test_pocketed_ball_named_elsewhere(void)
     }
 }
 
+/* The 5 drops in the foot-right pocket; the balls are racked (nine, 9-ball)
+ * and broken (60 fps; the rack scatters outward from its middle). In the
+ * rack the tracker takes the 5 for the 7 (red and maroon) and leaves the 7
+ * unnamed; the break sends the 5 to mid-table, 435 mm off the foot spot's
+ * string, and two seconds later the tracker names it right; the cue ball
+ * is struck again. A rack puts pocketed balls back: the second stroke lists
+ * the 5 where it lies (it used to stay pocketed, its number refused, and
+ * every contact with it was lost). With no rack (two balls over the foot
+ * spot) a pocketed ball named there is nothing the rules put back: it is
+ * not listed. */
+static void test_racked_ball_named_after_the_break(void)
+{
+    /* the 9-ball diamond on the foot spot: the 5 (track 20, taken for the 7)
+     * at the 6's place, the 7 (unnamed) behind it */
+    static const double spot[9][2] = {{1905.0, 635.0},   {1954.49, 606.42}, {1954.49, 663.58},
+                                      {2003.99, 577.85}, {2003.99, 635.0},  {2003.99, 692.15},
+                                      {2053.48, 606.42}, {2053.48, 663.58}, {2102.97, 635.0}};
+    static const int ids[9] = {1, 2, 3, 5, 9, -1, 4, 8, 6};
+    static const bool racked[2] = {true, false}, want[2] = {true, false};
+
+    for (int q = 0; q < 2; q++) {
+        rfix_t f;
+        const double fps = 60.0, t1 = 4.0, tc = 4.5, t2 = 7.5, apex = 1905.0 - 2.0 * 28.575;
+        int k, n, strokes = 0;
+        bool listed = false;
+
+        rfix_open_game(&f, fps, 131 + (uint64_t)q, true);
+        for (k = 0; k < (int)(9.0 * fps); k++) {
+            double t = k / fps, cx;
+
+            rfix_frame(&f, t, k);
+            /* the break: 1.5 m/s to the apex, stopped dead there; then
+             * struck back up the table */
+            cx = t < t1 ? 1000.0 : t < tc ? 1000.0 + (apex - 1000.0) * (t - t1) / (tc - t1) : apex;
+            if (t > t2)
+                cx -= 1200.0 * fmin(t - t2, 1.0) - 500.0 * fmin(t - t2, 1.0) * fmin(t - t2, 1.0);
+            rfix_ball(&f, 0, 1, cx, 635.0, 0.3, 0.5);
+            if (t < 1.0) {
+                rfix_ball(&f, 5, 2, 2525.5, 1223.8, 0.3, 0.4);
+            } else if (t < 2.5) { /* lost in the jaws: held where it was */
+                cr_ball_obs_t *o = rfix_ball(&f, 5, 2, 2525.5, 1223.8, 0.0, 0.4);
+
+                o->status = CR_BALL_HIDDEN;
+            }
+            for (int j = 0; j < 9; j++) {
+                /* each rack ball runs out from the rack's middle for 0.8 s,
+                 * slowing to rest; the 5 to (1300, 200) */
+                const double mx = 2003.99, my = 635.0;
+                double ux = spot[j][0] - mx, uy = spot[j][1] - my, len = hypot(ux, uy), go, s, x, y;
+
+                if (!racked[q] && j != 0 && ids[j] != 5)
+                    continue;
+                if (ids[j] == 5) {
+                    ux = 1300.0 - spot[j][0];
+                    uy = 200.0 - spot[j][1];
+                    len = hypot(ux, uy);
+                    go = len;
+                } else {
+                    if (len < 1.0)
+                        ux = 1.0, uy = 0.0, len = 1.0;
+                    go = 200.0;
+                }
+                s = t < tc ? 0.0 : fmin((t - tc) / 0.8, 1.0);
+                x = spot[j][0] + ux / len * go * s * (2.0 - s);
+                y = spot[j][1] + uy / len * go * s * (2.0 - s);
+                if (ids[j] != 5)
+                    rfix_ball(&f, ids[j], 10 + j, x, y, 0.3, 0.4);
+                else if (t >= 3.0) /* racked by hand at 3 s; named right 2 s after the break */
+                    rfix_ball(&f, t >= tc + 2.0 ? 5 : 7, 20, x, y, 0.3, 0.5);
+            }
+            CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
+            for (int j = 0; j < n; j++)
+                if (f.out[j].type == CR_EV_STROKE && ++strokes == 2)
+                    for (int b = 0; b < f.out[j].n_balls; b++)
+                        listed = listed || f.out[j].balls[b].id == 5;
+        }
+        rfix_push(&f, true, CR_EV_STROKE, -1);
+        CU_ASSERT_EQUAL(strokes, 2);
+        CU_ASSERT_EQUAL(listed, want[q]);
+        if (strokes != 2 || listed != want[q])
+            printf("\n  case %d: %d strokes, the 5 %s", q, strokes, listed ? "listed" : "not listed");
+        rfix_close(&f);
+    }
+}
+
 /* A ball still rolling slowly from the last shot (90 mm/s) passes the
  * resting cue ball a hair off touching just as the cue ball is struck away
  * from it at 1.6 m/s (1080p60). A ball struck from rest leaves no faster than
@@ -4857,6 +4943,7 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "wavering ball is not touched", test_wavering_ball) ||
         !CU_add_test(s, "a fit that jumps is no touched ball", test_fit_jump_is_no_touch) ||
         !CU_add_test(s, "a pocketed ball named elsewhere is not back", test_pocketed_ball_named_elsewhere) ||
+        !CU_add_test(s, "a racked ball named after the break is back", test_racked_ball_named_after_the_break) ||
         !CU_add_test(s, "a slow ball beside does not send the cue ball off fast", test_slow_ball_is_no_hitter) ||
         !CU_add_test(s, "a wavering fit is no hitter between shots", test_waver_is_no_hitter_between_shots) ||
         !CU_add_test(s, "a ball rolled up to a cushion touched it", test_rolled_up_to_a_cushion) ||

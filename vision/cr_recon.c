@@ -41,6 +41,7 @@
 #define MAX_CH 48       /* changes in one analysed frame */
 #define MAX_RECENT 64   /* recent collisions, for de-duplication */
 #define QCAP 512        /* events waiting to be handed out */
+#define RACK_MIN 6      /* balls touching over the foot spot that make a rack (rack_stands()) */
 #define MIN_OUT 64      /* smallest out capacity accepted */
 #define RW_MAX 160      /* samples in a cushion V fit */
 #define VANISH_WAIT_S 0.05 /* a rolling ball hidden this long near a pocket dropped */
@@ -669,6 +670,66 @@ static void decide_disturbed(cr_recon_t *rc)
 
 static void emit_rest(cr_recon_t *rc);
 
+/* Is (x, y) where a racked ball can stand: in the rack behind the foot spot
+ * (any game's, the 2025 nine-ball diamond reaching two rows ahead of the
+ * spot; rows sqrt(3) R apart, the widest, five balls, 8 R from centre to
+ * centre)? */
+static bool in_rack_reach(const cr_recon_t *rc, double x, double y)
+{
+    const cr_point_t fs = cr_table_foot_spot(&rc->tab);
+    const double R = rc->R;
+
+    return x >= fs.x - 2.0 * sqrt(3.0) * R - 2.0 * R && fabs(y - 0.5 * rc->tab.width_mm) <= 5.0 * R;
+}
+
+/* Does a rack stand as the cue ball is struck (the stroke's balls, ev): at
+ * least RACK_MIN object balls at rest in the rack's reach, each within a
+ * quarter radius of touching another of them (a rack's balls touch; the
+ * measure's noise and a loose rack stay well inside that)? Nine balls stand
+ * in the smallest rack of the games judged; in play six touching in a chain
+ * over the foot spot is no position a shot leaves. */
+static bool rack_stands(const cr_recon_t *rc, const cr_event_t *ev)
+{
+    int idx[CR_EVENT_MAX_BALLS], n = 0, in[CR_EVENT_MAX_BALLS], m = 0, best = 0;
+    const double reach = 2.25 * rc->R;
+    bool done[CR_EVENT_MAX_BALLS] = {false};
+
+    for (int k = 0; k < ev->n_balls; k++) {
+        const cr_ball_state_t *bs = &ev->balls[k];
+        bool moving = false;
+
+        for (int j = 0; j < ev->n_moving; j++)
+            moving = moving || ev->moving[j] == bs->id;
+        if (bs->id != CR_BALL_CUE && !moving && rc->b[bs->id].state == B_REST && in_rack_reach(rc, bs->x, bs->y))
+            idx[n++] = k;
+    }
+    /* the largest group joined by touches */
+    for (int s = 0; s < n; s++) {
+        int size = 0;
+
+        if (done[s])
+            continue;
+        m = 0;
+        in[m++] = s;
+        done[s] = true;
+        while (m > 0) {
+            const cr_ball_state_t *a = &ev->balls[idx[in[--m]]];
+
+            size++;
+            for (int j = 0; j < n; j++) {
+                const cr_ball_state_t *c = &ev->balls[idx[j]];
+
+                if (!done[j] && hypot(a->x - c->x, a->y - c->y) <= reach) {
+                    done[j] = true;
+                    in[m++] = j;
+                }
+            }
+        }
+        best = size > best ? size : best;
+    }
+    return best >= RACK_MIN;
+}
+
 static int emit_stroke(cr_recon_t *rc, double t, bool cue_was_moving)
 {
     cr_event_t ev;
@@ -752,6 +813,13 @@ static int emit_stroke(cr_recon_t *rc, double t, bool cue_was_moving)
         if (moving && ev.n_moving < CR_EVENT_MAX_BALLS)
             ev.moving[ev.n_moving++] = i;
         bs->frozen_rails = moving ? 0 : frozen_rails(rc, bs->x, bs->y);
+    }
+    if (rack_stands(rc, &ev)) {
+        /* a new rack: the balls pocketed in the last are back on the table,
+         * in it, under tracks the tracker may name only once the break has
+         * sent them away (may_return()) */
+        for (i = 1; i < NID; i++)
+            rc->b[i].down = false;
     }
     return queue_event(rc, &ev);
 }
@@ -5900,11 +5968,11 @@ static void queue_event_sorted(cr_recon_t *rc, const cr_event_t *ev)
  * reach the centre spot) or in the rack behind the foot spot (a new rack;
  * any game's, the 2025 nine-ball diamond reaching two rows ahead of the
  * spot); or it is back where it was last seen (a ball taken for pocketed
- * that sat in the jaws, a lifted ball put back). */
+ * that sat in the jaws, a lifted ball put back). A rack standing at a
+ * stroke puts them all back (rack_stands()): none is down after it. */
 static bool may_return(const cr_recon_t *rc, int i, double x, double y)
 {
     const rball_t *b = &rc->b[i];
-    const cr_point_t fs = cr_table_foot_spot(&rc->tab);
     const double R = rc->R, mid = 0.5 * rc->tab.width_mm;
 
     if (!rc->p.stay_down || i == CR_BALL_CUE || i >= NID || b->state != B_GONE || !b->down || !b->seen_on)
@@ -5913,8 +5981,7 @@ static bool may_return(const cr_recon_t *rc, int i, double x, double y)
         return true;
     if (fabs(y - mid) <= R && x >= 0.5 * rc->tab.length_mm)
         return true;
-    /* rows sqrt(3) R apart, the widest (five balls) 8 R from centre to centre */
-    return x >= fs.x - 2.0 * sqrt(3.0) * R - 2.0 * R && fabs(y - mid) <= 5.0 * R;
+    return in_rack_reach(rc, x, y);
 }
 
 /* A track first seen without a number (a spare slot) that has since been

@@ -2807,8 +2807,9 @@ static void test_pocketed_ball_named_elsewhere(void)
  * is struck again. A rack puts pocketed balls back: the second stroke lists
  * the 5 where it lies (it used to stay pocketed, its number refused, and
  * every contact with it was lost). With no rack (two balls over the foot
- * spot) a pocketed ball named there is nothing the rules put back: it is
- * not listed. */
+ * spot; or nine loose, none on the spot, as a soft break leaves them) a
+ * pocketed ball named there is nothing the rules put back: it is not
+ * listed. */
 static void test_racked_ball_named_after_the_break(void)
 {
     /* the 9-ball diamond on the foot spot: the 5 (track 20, taken for the 7)
@@ -2817,9 +2818,9 @@ static void test_racked_ball_named_after_the_break(void)
                                       {2003.99, 577.85}, {2003.99, 635.0},  {2003.99, 692.15},
                                       {2053.48, 606.42}, {2053.48, 663.58}, {2102.97, 635.0}};
     static const int ids[9] = {1, 2, 3, 5, 9, -1, 4, 8, 6};
-    static const bool racked[2] = {true, false}, want[2] = {true, false};
+    static const bool racked[3] = {true, false, true}, want[3] = {true, false, false};
 
-    for (int q = 0; q < 2; q++) {
+    for (int q = 0; q < 3; q++) {
         rfix_t f;
         const double fps = 60.0, t1 = 4.0, tc = 4.5, t2 = 7.5, apex = 1905.0 - 2.0 * 28.575;
         int k, n, strokes = 0;
@@ -2848,12 +2849,20 @@ static void test_racked_ball_named_after_the_break(void)
                  * slowing to rest; the 5 to (1300, 200) */
                 const double mx = 2003.99, my = 635.0;
                 double ux = spot[j][0] - mx, uy = spot[j][1] - my, len = hypot(ux, uy), go, s, x, y;
+                double px = spot[j][0], py = spot[j][1];
+
+                if (q == 2) {
+                    /* what a soft break leaves: loose (0.2 R gaps), none
+                     * on the spot */
+                    px = mx + 60.0 + 1.1 * (px - mx);
+                    py = my + 1.1 * (py - my);
+                }
 
                 if (!racked[q] && j != 0 && ids[j] != 5)
                     continue;
                 if (ids[j] == 5) {
-                    ux = 1300.0 - spot[j][0];
-                    uy = 200.0 - spot[j][1];
+                    ux = 1300.0 - px;
+                    uy = 200.0 - py;
                     len = hypot(ux, uy);
                     go = len;
                 } else {
@@ -2862,8 +2871,8 @@ static void test_racked_ball_named_after_the_break(void)
                     go = 200.0;
                 }
                 s = t < tc ? 0.0 : fmin((t - tc) / 0.8, 1.0);
-                x = spot[j][0] + ux / len * go * s * (2.0 - s);
-                y = spot[j][1] + uy / len * go * s * (2.0 - s);
+                x = px + ux / len * go * s * (2.0 - s);
+                y = py + uy / len * go * s * (2.0 - s);
                 if (ids[j] != 5)
                     rfix_ball(&f, ids[j], 10 + j, x, y, 0.3, 0.4);
                 else if (t >= 3.0) /* racked by hand at 3 s; named right 2 s after the break */

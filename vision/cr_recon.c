@@ -41,7 +41,7 @@
 #define MAX_CH 48       /* changes in one analysed frame */
 #define MAX_RECENT 64   /* recent collisions, for de-duplication */
 #define QCAP 512        /* events waiting to be handed out */
-#define RACK_MIN 6      /* balls touching over the foot spot that make a rack (rack_stands()) */
+#define RACK_MIN 6      /* balls frozen together on the foot spot that make a rack (rack_stands()) */
 #define MIN_OUT 64      /* smallest out capacity accepted */
 #define RW_MAX 160      /* samples in a cushion V fit */
 #define VANISH_WAIT_S 0.05 /* a rolling ball hidden this long near a pocket dropped */
@@ -683,15 +683,19 @@ static bool in_rack_reach(const cr_recon_t *rc, double x, double y)
 }
 
 /* Does a rack stand as the cue ball is struck (the stroke's balls, ev): at
- * least RACK_MIN object balls at rest in the rack's reach, each within a
- * quarter radius of touching another of them (a rack's balls touch; the
- * measure's noise and a loose rack stay well inside that)? Nine balls stand
- * in the smallest rack of the games judged; in play six touching in a chain
- * over the foot spot is no position a shot leaves. */
+ * least RACK_MIN object balls at rest in the rack's reach, each within
+ * 0.15 R (4 mm) of touching another of them (a rack's balls are frozen
+ * together; the measure's noise stays well inside that), one of them on
+ * the foot spot (within R: the apex, or the middle of the 2025 nine-ball
+ * diamond)? Nine balls stand in the smallest rack of the games judged. What
+ * a soft break leaves is no rack: in one 8-ball film eight to ten balls
+ * stayed there, each within 0.25 R of another, for six shots, none on the
+ * spot. */
 static bool rack_stands(const cr_recon_t *rc, const cr_event_t *ev)
 {
-    int idx[CR_EVENT_MAX_BALLS], n = 0, in[CR_EVENT_MAX_BALLS], m = 0, best = 0;
-    const double reach = 2.25 * rc->R;
+    int idx[CR_EVENT_MAX_BALLS], n = 0, in[CR_EVENT_MAX_BALLS], m = 0;
+    const double reach = 2.15 * rc->R;
+    const cr_point_t fs = cr_table_foot_spot(&rc->tab);
     bool done[CR_EVENT_MAX_BALLS] = {false};
 
     for (int k = 0; k < ev->n_balls; k++) {
@@ -703,11 +707,11 @@ static bool rack_stands(const cr_recon_t *rc, const cr_event_t *ev)
         if (bs->id != CR_BALL_CUE && !moving && rc->b[bs->id].state == B_REST && in_rack_reach(rc, bs->x, bs->y))
             idx[n++] = k;
     }
-    /* the largest group joined by touches */
+    /* the group joined by touches to a ball on the spot */
     for (int s = 0; s < n; s++) {
         int size = 0;
 
-        if (done[s])
+        if (done[s] || hypot(ev->balls[idx[s]].x - fs.x, ev->balls[idx[s]].y - fs.y) > rc->R)
             continue;
         m = 0;
         in[m++] = s;
@@ -725,9 +729,10 @@ static bool rack_stands(const cr_recon_t *rc, const cr_event_t *ev)
                 }
             }
         }
-        best = size > best ? size : best;
+        if (size >= RACK_MIN)
+            return true;
     }
-    return best >= RACK_MIN;
+    return false;
 }
 
 static int emit_stroke(cr_recon_t *rc, double t, bool cue_was_moving)

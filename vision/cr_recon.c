@@ -2997,7 +2997,8 @@ static bool piece_dists(const cr_recon_t *rc, int r, const double *xs, const dou
 }
 
 /* Times and distances to rail r's cushion of ball i's SEEN samples in
- * frames [k0, k1], at most max: to the line of the piece of cushion (nose
+ * frames [k0, k1] (raw: the detections themselves, not the tracker's
+ * smoothed positions), at most max: to the line of the piece of cushion (nose
  * or jaw facing, cr_table_cushion_piece) nearest the nearest sample within
  * 2.5 frames of t_near (else of all), signed
  * positive on the ball's side, so that only a turn of the ball's motion
@@ -3006,8 +3007,9 @@ static bool piece_dists(const cr_recon_t *rc, int r, const double *xs, const dou
  * nearest sample when that sample is within R + contact_tol of the point
  * and nearer it than either line (piece_dists). *nose says the piece is
  * the nose. */
-static int rail_samples(cr_recon_t *rc, int i, int r, long k0, long k1, double t_near, const double *lead, double *t,
-                        double *d, double *xs, double *ys, int max, bool *at_point, cr_point_t *jaw, bool *nose)
+static int rail_samples(cr_recon_t *rc, int i, int r, long k0, long k1, double t_near, const double *lead, bool raw,
+                        double *t, double *d, double *xs, double *ys, int max, bool *at_point, cr_point_t *jaw,
+                        bool *nose)
 {
     double dmin = INFINITY;
     cr_point_t p;
@@ -3032,8 +3034,8 @@ static int rail_samples(cr_recon_t *rc, int i, int r, long k0, long k1, double t
         if (g->st[i] != OB_SEEN)
             continue;
         t[n] = g->t;
-        xs[n] = g->x[i];
-        ys[n] = g->y[i];
+        xs[n] = raw ? g->rx[i] : g->x[i];
+        ys[n] = raw ? g->ry[i] : g->y[i];
         dd = cush_dist(rc, r, xs[n], ys[n]);
         if (fabs(t[n] - t_near) > 2.5 * rc->dt)
             dd += 1e6; /* another contact's, or a jaw passed on the way */
@@ -3056,14 +3058,21 @@ static bool turned_about(const double *xs, const double *ys, const double *ts, i
                          cr_point_t jaw);
 
 /* The time in [t0, t1] of the V whose vertex is at d = v fitted best to
- * (ts, ds), its sides' slopes free but not negative; *sse its misfit. */
+ * (ts, ds), its sides' slopes free but not negative; *sse its misfit.
+ * Searched on a grid of 64 steps, then on one of 16 over the two steps
+ * about the best (the coarse step, 2.3 ms over 0.15 s, is a quarter of a
+ * frame period at 120 fps). */
 static double vee_through(const double *ts, const double *ds, int n, double t0, double t1, double v, double *sse_out)
 {
-    double best = INFINITY, tb = t0;
+    double best = INFINITY, tb = t0, step = (t1 - t0) / 64.0, mid = t0;
 
-    for (int g = 0; g <= 64; g++) {
-        double sxy[2] = {0, 0}, sxx[2] = {0, 0}, sse = 0, slv[2], tc = t0 + (t1 - t0) * g / 64.0;
+    for (int g = 0; g <= 64 + 17; g++) {
+        double sxy[2] = {0, 0}, sxx[2] = {0, 0}, sse = 0, slv[2], tc;
         int k;
+
+        if (g == 65)
+            mid = tb; /* the coarse grid's best: the fine grid's middle */
+        tc = g <= 64 ? t0 + step * g : fmin(fmax(mid - step + step * (g - 65) / 8.0, t0), t1);
 
         for (k = 0; k < n; k++) {
             int q = ts[k] < tc ? 0 : 1;
@@ -3147,8 +3156,9 @@ static double rail_contact_time(cr_recon_t *rc, int i, int r, long a, double t_n
     if (beside)
         *beside = false;
     k0 = frame_from(rc, a, from, RW_MAX - 1);
-    n = rail_samples(rc, i, r, k0, a, t_near, lead && lead[0] >= t_near - (wide ? 0.3 : 0.15) ? lead : NULL, ts, ds, xs,
-                     ys, RW_MAX, &at_point, &jaw, &nose);
+    if (lead && !(lead[0] >= t_near - (wide ? 0.3 : 0.15)))
+        lead = NULL;
+    n = rail_samples(rc, i, r, k0, a, t_near, lead, false, ts, ds, xs, ys, RW_MAX, &at_point, &jaw, &nose);
     if (n < 5)
         return t_near;
     t0 = fmax(ts[0], t_near - (wide ? 0.2 : 0.1));
@@ -3202,10 +3212,20 @@ static double rail_contact_time(cr_recon_t *rc, int i, int r, long a, double t_n
         /* timed by the V whose vertex may lie a little off R (vee_vertex():
          * the measured centres near a cushion lean toward it); the tests
          * above keep the V through R itself (a roll beside the cushion
-         * would draw a V to its own height) */
-        double sse2;
+         * would draw a V to its own height). The V is fitted to the
+         * detections themselves where the tracker gives them: its smoothed
+         * positions round the turn (as at a collision, contact_samples()) */
+        double rts[RW_MAX], rds[RW_MAX], rxs[RW_MAX], rys[RW_MAX], rh = NAN, rse_h, rsl[2], rse_sl[2], sse2;
+        bool r_pt = false, r_nose = true;
+        cr_point_t r_jaw;
+        int rn = rail_samples(rc, i, r, k0, a, t_near, lead, true, rts, rds, rxs, rys, RW_MAX, &r_pt, &r_jaw, &r_nose);
 
-        tb = vee_through(ts, ds, n, t0, t1, vee_vertex(rc, h), &sse2);
+        if (rn >= 5 && r_nose && !r_pt) {
+            vee_fit(rts, rds, rn, t0, t1, sigma_mm, 2, &rh, &rse_h, rsl, rse_sl);
+            tb = vee_through(rts, rds, rn, t0, t1, vee_vertex(rc, rh), &sse2);
+        } else {
+            tb = vee_through(ts, ds, n, t0, t1, vee_vertex(rc, h), &sse2);
+        }
     }
     if (*sig_ok) {
         /* where the ball was at tb, carried on from the last sample before

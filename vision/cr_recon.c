@@ -6401,10 +6401,24 @@ static int track_at(const cr_recon_t *rc, int track)
     return -1;
 }
 
-/* The slot of a tracked ball (see NID), or -1 when every spare slot is
- * taken. A track keeps the slot it was first given, so a track whose id
- * flickers to -1 and back is still one ball. */
-static int ball_slot(cr_recon_t *rc, const cr_ball_obs_t *o, double t)
+/* Whether a track other than o's is seen in frame fr under number id. */
+static bool named_by_other(const cr_ball_frame_t *fr, const cr_ball_obs_t *o, int id)
+{
+    for (int k = 0; k < fr->n && k < CR_VISION_MAX_DETECTIONS; k++)
+        if (fr->balls[k].track != o->track && fr->balls[k].id == id && fr->balls[k].status == CR_BALL_SEEN)
+            return true;
+    return false;
+}
+
+/* The slot of a tracked ball (see NID) in frame fr, or -1 when every spare
+ * slot is taken. A track keeps the slot it was first given, so a track
+ * whose id flickers to -1 and back is still one ball; but not once the
+ * tracker has given that number to another track, seen in the same frame:
+ * then it is no longer that ball, and takes a spare slot (a stripe taken
+ * for the cue ball in a new rack, its number taken back when the cue ball
+ * was put down: the cue ball's slot stayed with the rack ball, and the
+ * break was judged played from there). */
+static int ball_slot(cr_recon_t *rc, const cr_ball_frame_t *fr, const cr_ball_obs_t *o, double t)
 {
     const int known = o->id >= 0 && o->id < NID;
     int k, slot = -1, at = track_at(rc, o->track);
@@ -6422,7 +6436,7 @@ static int ball_slot(cr_recon_t *rc, const cr_ball_obs_t *o, double t)
     }
     if (known)
         slot = o->id;
-    else if (at >= 0)
+    else if (at >= 0 && !named_by_other(fr, o, rc->ts_slot[at]))
         slot = rc->ts_slot[at]; /* an identified track whose id flickered to -1 */
     else
         for (k = NID; k < NB && slot < 0; k++)
@@ -6478,7 +6492,7 @@ int cr_recon_push(cr_recon_t *rc, const cr_ball_frame_t *frame, cr_event_t *out,
     }
     for (k = 0; k < frame->n && k < CR_VISION_MAX_DETECTIONS; k++) {
         const cr_ball_obs_t *o = &frame->balls[k];
-        int id = ball_slot(rc, o, frame->t);
+        int id = ball_slot(rc, frame, o, frame->t);
         bool raw;
 
         /* two tracks in one slot (an identified ball held where it was last

@@ -250,6 +250,7 @@ struct cr_recon {
     bool spare_not_cue[NB]; /* ... its looks rule out the cue ball now */
     double spare_since[NB]; /* ... first given since it last named another number (frame time) */
     int ts_track[TRACK_MAP], ts_slot[TRACK_MAP]; /* the slot each recent track was put in */
+    double ts_displaced[TRACK_MAP]; /* since when its number has been another's (ball_slot()), NAN */
     int n_ts;               /* entries used (a ring once full) */
     bool finishing;         /* cr_recon_finish: nothing is held any more */
 };
@@ -6401,23 +6402,35 @@ static int track_at(const cr_recon_t *rc, int track)
     return -1;
 }
 
-/* Whether a track other than o's is seen in frame fr under number id. */
-static bool named_by_other(const cr_ball_frame_t *fr, const cr_ball_obs_t *o, int id)
+#define DISPLACED_V 50.0 /* mm/s: still, for two tracks with one number (displaced()) */
+#define DISPLACED_S 0.1  /* how long they must be so before the old one leaves */
+
+/* Whether track o (no number now) and another track seen in frame fr under
+ * number id, its old number, are two balls: both seen, both still, over
+ * 4 R apart. A struck ball the tracker picked up under a new track is
+ * neither still nor far from the old one's place. */
+static bool displaced(const cr_recon_t *rc, const cr_ball_frame_t *fr, const cr_ball_obs_t *o, int id)
 {
-    for (int k = 0; k < fr->n && k < CR_VISION_MAX_DETECTIONS; k++)
-        if (fr->balls[k].track != o->track && fr->balls[k].id == id && fr->balls[k].status == CR_BALL_SEEN)
+    if (o->status != CR_BALL_SEEN || hypot(o->vx, o->vy) > DISPLACED_V)
+        return false;
+    for (int k = 0; k < fr->n && k < CR_VISION_MAX_DETECTIONS; k++) {
+        const cr_ball_obs_t *q = &fr->balls[k];
+
+        if (q->track != o->track && q->id == id && q->status == CR_BALL_SEEN && hypot(q->vx, q->vy) <= DISPLACED_V &&
+            hypot(q->x - o->x, q->y - o->y) > 4.0 * rc->R)
             return true;
+    }
     return false;
 }
 
 /* The slot of a tracked ball (see NID) in frame fr, or -1 when every spare
  * slot is taken. A track keeps the slot it was first given, so a track
  * whose id flickers to -1 and back is still one ball; but not once the
- * tracker has given that number to another track, seen in the same frame:
- * then it is no longer that ball, and takes a spare slot (a stripe taken
- * for the cue ball in a new rack, its number taken back when the cue ball
- * was put down: the cue ball's slot stayed with the rack ball, and the
- * break was judged played from there). */
+ * tracker has given that number to another track, both seen still and
+ * apart for DISPLACED_S: then it is no longer that ball, and takes a spare
+ * slot (a stripe taken for the cue ball in a new rack, its number taken
+ * back when the cue ball was put down: the cue ball's slot stayed with the
+ * rack ball, and the break was judged played from there). */
 static int ball_slot(cr_recon_t *rc, const cr_ball_frame_t *fr, const cr_ball_obs_t *o, double t)
 {
     const int known = o->id >= 0 && o->id < NID;
@@ -6434,9 +6447,13 @@ static int ball_slot(cr_recon_t *rc, const cr_ball_frame_t *fr, const cr_ball_ob
         }
         return slot;
     }
+    if (at >= 0 && (known || !displaced(rc, fr, o, rc->ts_slot[at])))
+        rc->ts_displaced[at] = NAN;
+    else if (at >= 0 && isnan(rc->ts_displaced[at]))
+        rc->ts_displaced[at] = t;
     if (known)
         slot = o->id;
-    else if (at >= 0 && !named_by_other(fr, o, rc->ts_slot[at]))
+    else if (at >= 0 && !(t - rc->ts_displaced[at] >= fmax(DISPLACED_S, 2.5 * rc->dt)))
         slot = rc->ts_slot[at]; /* an identified track whose id flickered to -1 */
     else
         for (k = NID; k < NB && slot < 0; k++)
@@ -6451,6 +6468,7 @@ static int ball_slot(cr_recon_t *rc, const cr_ball_frame_t *fr, const cr_ball_ob
     if (at < 0) {
         at = rc->n_ts % TRACK_MAP;
         rc->n_ts++;
+        rc->ts_displaced[at] = NAN;
     }
     rc->ts_track[at] = o->track;
     rc->ts_slot[at] = slot;

@@ -1826,6 +1826,28 @@ static void rfix_push_strokes(rfix_t *f, int *strokes, int *moving)
             (*strokes)++, *moving += f->out[j].n_moving;
 }
 
+/* Counts the strokes among the n events out (into *strokes) and notes
+ * whether the nth stroke of the input (0: any) lists ball id (*listed). */
+static void rfix_strokes_list(rfix_t *f, int n, int nth, int id, int *strokes, bool *listed)
+{
+    for (int j = 0; j < n; j++)
+        if (f->out[j].type == CR_EV_STROKE && (++*strokes == nth || nth == 0))
+            for (int b = 0; b < f->out[j].n_balls; b++)
+                *listed = *listed || f->out[j].balls[b].id == id;
+}
+
+/* Finishes the input and closes: there were `want_strokes` strokes, and
+ * the 5 was listed as wanted (case q). */
+static void rfix_end_listed(rfix_t *f, int q, int want_strokes, int strokes, bool listed, bool want)
+{
+    rfix_push(f, true, CR_EV_STROKE, -1);
+    CU_ASSERT_EQUAL(strokes, want_strokes);
+    CU_ASSERT_EQUAL(listed, want);
+    if (strokes != want_strokes || listed != want)
+        printf("\n  case %d: %d strokes, the 5 %s", q, strokes, listed ? "listed" : "not listed");
+    rfix_close(f);
+}
+
 /* Finishes the input and closes: there was one stroke, listing no ball as
  * still moving. */
 static void rfix_end_one_still_stroke(rfix_t *f, int strokes, int moving)
@@ -2783,19 +2805,9 @@ static void test_pocketed_ball_named_elsewhere(void)
                 rfix_ball(&f, 5, 4, back[q][0], back[q][1], 0.3, 0.6);
             }
             CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
-            for (int j = 0; j < n; j++)
-                if (f.out[j].type == CR_EV_STROKE) {
-                    strokes++;
-                    for (int b = 0; b < f.out[j].n_balls; b++)
-                        listed = listed || f.out[j].balls[b].id == 5;
-                }
+            rfix_strokes_list(&f, n, 0, 5, &strokes, &listed);
         }
-        rfix_push(&f, true, CR_EV_STROKE, -1);
-        CU_ASSERT_EQUAL(strokes, 1);
-        CU_ASSERT_EQUAL(listed, want[q]);
-        if (strokes != 1 || listed != want[q])
-            printf("\n  case %d: %d strokes, the 5 %s", q, strokes, listed ? "listed" : "not listed");
-        rfix_close(&f);
+        rfix_end_listed(&f, q, 1, strokes, listed, want[q]);
     }
 }
 
@@ -2992,17 +3004,9 @@ static void test_racked_ball_named_after_the_break(void)
                     rfix_ball(&f, t >= tc + 2.0 ? 5 : 7, 20, x, y, 0.3, 0.5);
             }
             CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
-            for (int j = 0; j < n; j++)
-                if (f.out[j].type == CR_EV_STROKE && ++strokes == 2)
-                    for (int b = 0; b < f.out[j].n_balls; b++)
-                        listed = listed || f.out[j].balls[b].id == 5;
+            rfix_strokes_list(&f, n, 2, 5, &strokes, &listed);
         }
-        rfix_push(&f, true, CR_EV_STROKE, -1);
-        CU_ASSERT_EQUAL(strokes, 2);
-        CU_ASSERT_EQUAL(listed, want[q]);
-        if (strokes != 2 || listed != want[q])
-            printf("\n  case %d: %d strokes, the 5 %s", q, strokes, listed ? "listed" : "not listed");
-        rfix_close(&f);
+        rfix_end_listed(&f, q, 2, strokes, listed, want[q]);
     }
 }
 

@@ -6423,6 +6423,20 @@ static bool displaced(const cr_recon_t *rc, const cr_ball_frame_t *fr, const cr_
     return false;
 }
 
+/* Whether the numbered track at track map entry at, now unnamed (o), is no
+ * longer its slot's ball: displaced() for DISPLACED_S (at least 2.5
+ * frames) on end; ts_displaced[at] keeps since when. */
+static bool leaves_slot(cr_recon_t *rc, const cr_ball_frame_t *fr, const cr_ball_obs_t *o, int at, double t)
+{
+    if (!displaced(rc, fr, o, rc->ts_slot[at])) {
+        rc->ts_displaced[at] = NAN;
+        return false;
+    }
+    if (isnan(rc->ts_displaced[at]))
+        rc->ts_displaced[at] = t;
+    return t - rc->ts_displaced[at] >= fmax(DISPLACED_S, 2.5 * rc->dt);
+}
+
 /* The slot of a tracked ball (see NID) in frame fr, or -1 when every spare
  * slot is taken. A track keeps the slot it was first given, so a track
  * whose id flickers to -1 and back is still one ball; but not once the
@@ -6447,15 +6461,13 @@ static int ball_slot(cr_recon_t *rc, const cr_ball_frame_t *fr, const cr_ball_ob
         }
         return slot;
     }
-    if (at >= 0 && (known || !displaced(rc, fr, o, rc->ts_slot[at])))
-        rc->ts_displaced[at] = NAN;
-    else if (at >= 0 && isnan(rc->ts_displaced[at]))
-        rc->ts_displaced[at] = t;
-    if (known)
+    if (known) {
         slot = o->id;
-    else if (at >= 0 && !(t - rc->ts_displaced[at] >= fmax(DISPLACED_S, 2.5 * rc->dt)))
+        if (at >= 0)
+            rc->ts_displaced[at] = NAN;
+    } else if (at >= 0 && !leaves_slot(rc, fr, o, at, t)) {
         slot = rc->ts_slot[at]; /* an identified track whose id flickered to -1 */
-    else
+    } else {
         for (k = NID; k < NB && slot < 0; k++)
             if (rc->spare_track[k] < 0) {
                 rc->spare_track[k] = o->track;
@@ -6463,6 +6475,7 @@ static int ball_slot(cr_recon_t *rc, const cr_ball_frame_t *fr, const cr_ball_ob
                 rc->b[k].bed_seen = false;
                 slot = k;
             }
+    }
     if (slot < 0)
         return -1;
     if (at < 0) {

@@ -1395,6 +1395,107 @@ static void split_tail(cr_tracker_t *tr, int a)
     }
 }
 
+/* Index of slot s's seen entry in frame fr, or -1. */
+static int seen_entry(const fr_t *fr, int s)
+{
+    for (int i = 0; i < fr->n; i++)
+        if (fr->e[i].slot == s && fr->e[i].seen)
+            return i;
+    return -1;
+}
+
+/* A straight path p + v (t - t0) through slot s's sightings in frames
+ * [g0, g1) of the ring, the first (from_end false) or last (true) up to 3
+ * of them: the least-squares line (a rolling ball's deceleration is
+ * nothing over three frames). false with fewer than two. */
+static bool fit_path(cr_tracker_t *tr, int s, uint64_t g0, uint64_t g1, bool from_end, double t0, double p[2],
+                     double v[2])
+{
+    double ts[3], xs[3], ys[3], tm = 0, xm = 0, ym = 0, stt = 0, stx = 0, sty = 0;
+    int n = 0;
+
+    if (g0 < tr->first)
+        g0 = tr->first;
+    if (g1 > tr->pushed)
+        g1 = tr->pushed;
+    for (uint64_t k = 0; n < 3 && k < g1 - g0 && g0 < g1; k++) {
+        const fr_t *fr = frame_at(tr, from_end ? g1 - 1 - k : g0 + k);
+        int i = seen_entry(fr, s);
+
+        if (i < 0)
+            continue;
+        ts[n] = fr->t - t0;
+        xs[n] = fr->e[i].x;
+        ys[n] = fr->e[i].y;
+        n++;
+    }
+    if (n < 2)
+        return false;
+    for (int i = 0; i < n; i++) {
+        tm += ts[i] / n;
+        xm += xs[i] / n;
+        ym += ys[i] / n;
+    }
+    for (int i = 0; i < n; i++) {
+        stt += (ts[i] - tm) * (ts[i] - tm);
+        stx += (ts[i] - tm) * (xs[i] - xm);
+        sty += (ts[i] - tm) * (ys[i] - ym);
+    }
+    if (!(stt > 0))
+        return false;
+    v[0] = stx / stt;
+    v[1] = sty / stt;
+    p[0] = xm - v[0] * tm;
+    p[1] = ym - v[1] * tm;
+    return true;
+}
+
+/* How well the paths of tracks a and b after an abrupt change (from frame
+ * f1 on) continue their paths before it (up to frame f0), with b's and a's
+ * tails exchanged when swapped: a ball's centre does not jump at a
+ * contact, only its velocity turns, so at one moment between the last
+ * frame before and the first after, each ball's path after passes where
+ * its path before was. The smallest, over that interval, of the larger of
+ * the two gaps (mm); NAN when a path has fewer than two sightings. */
+static double tails_gap(cr_tracker_t *tr, int a, int b, uint64_t f0, uint64_t f1, bool swapped)
+{
+    double pa[2], va[2], pb[2], vb[2], qa[2], wa[2], qb[2], wb[2], best = INFINITY, t0, t1;
+    const int na = swapped ? b : a, nb = swapped ? a : b;
+
+    if (f0 < tr->first + 1 || f1 >= tr->pushed)
+        return NAN;
+    t0 = frame_at(tr, f0 - 1)->t;
+    t1 = frame_at(tr, f1)->t;
+    if (!fit_path(tr, a, f0 >= 3 ? f0 - 3 : 0, f0, true, t0, pa, va) ||
+        !fit_path(tr, b, f0 >= 3 ? f0 - 3 : 0, f0, true, t0, pb, vb) ||
+        !fit_path(tr, na, f1, tr->pushed, false, t0, qa, wa) || !fit_path(tr, nb, f1, tr->pushed, false, t0, qb, wb))
+        return NAN;
+    for (int k = 0; k <= 8; k++) {
+        const double u = (t1 - t0) * k / 8.0;
+        const double ga = hypot(pa[0] + va[0] * u - qa[0] - wa[0] * u, pa[1] + va[1] * u - qa[1] - wa[1] * u);
+        const double gb = hypot(pb[0] + vb[0] * u - qb[0] - wb[0] * u, pb[1] + vb[1] * u - qb[1] - wb[1] * u);
+
+        best = fmin(best, fmax(ga, gb));
+    }
+    return best;
+}
+
+/* Whether the tracks a and b, as they are, carry each ball's path on
+ * through their abrupt changes (within R / 2) while exchanged tails would
+ * make both jump (over R): then they are no swap, whatever the looks say
+ * (a cue ball and a stripe showing its white, both blurred, look alike for
+ * the few frames the looks are weighed over). */
+static bool paths_forbid_swap(cr_tracker_t *tr, int a, int b)
+{
+    const trk_t *A = &tr->trk[a], *B = &tr->trk[b];
+    const uint64_t f0 = A->snap_frame < B->snap_frame ? A->snap_frame : B->snap_frame;
+    const uint64_t f1 = A->snap_frame < B->snap_frame ? B->snap_frame : A->snap_frame;
+    const double R = tr->table.ball_radius_mm;
+    const double keep = tails_gap(tr, a, b, f0, f1, false), swap = tails_gap(tr, a, b, f0, f1, true);
+
+    return keep <= 0.5 * R && swap > R;
+}
+
 /* Abrupt changes of motion at the same moment (a collision, a break) are
  * where two tracks can swap balls. Once swap_window frames have followed,
  * the looks since are compared with the looks before: when the exchanged
@@ -1431,7 +1532,7 @@ static void repair_swaps(cr_tracker_t *tr)
             ev_sub(&B->ev, &B->snap, &db);
             gain = seg_ll(&A->snap, &db, cap) + seg_ll(&B->snap, &da, cap) - seg_ll(&A->snap, &da, cap) -
                    seg_ll(&B->snap, &db, cap);
-            if (gain > bg) {
+            if (gain > bg && !paths_forbid_swap(tr, a, b)) {
                 bg = gain;
                 best = b;
             }
@@ -1447,15 +1548,6 @@ static void repair_swaps(cr_tracker_t *tr)
                 split_tail(tr, a);
         }
     }
-}
-
-/* Index of slot s's seen entry in frame fr, or -1. */
-static int seen_entry(const fr_t *fr, int s)
-{
-    for (int i = 0; i < fr->n; i++)
-        if (fr->e[i].slot == s && fr->e[i].seen)
-            return i;
-    return -1;
 }
 
 /* One-frame exchanges: at a collision two tracks can take each other's

@@ -50,7 +50,8 @@
  *   "positions": null, or {"frames", "frames_matched", "truth_visible",
  *             "detected", "identity_correct", "candidate_balls",
  *             "candidate_near_truth", "unidentified", "candidate_held",
- *             "held_near_truth", "detection_recall",
+ *             "held_near_truth", "misnamed", "swap_frames", "swaps",
+ *             "detection_recall",
  *             "detection_precision", "identity_accuracy",
  *             "error_mm": {"n", "median", "p95", "max"},
  *             "resting", "moving": the same for each class,
@@ -433,6 +434,9 @@ static json_t *json_positions(const cr_eval_positions_result_t *g)
     bad |= jset(o, "unidentified", json_integer(g->unidentified));
     bad |= jset(o, "candidate_held", json_integer(g->candidate_held));
     bad |= jset(o, "held_near_truth", json_integer(g->held_near_truth));
+    bad |= jset(o, "misnamed", json_integer(g->misnamed));
+    bad |= jset(o, "swap_frames", json_integer(g->swap_frames));
+    bad |= jset(o, "swaps", json_integer(g->swaps));
     bad |= jset(o, "detection_recall", jnum(g->detection_recall, RATIO));
     bad |= jset(o, "detection_precision", jnum(g->detection_precision, RATIO));
     bad |= jset(o, "identity_accuracy", jnum(g->identity_accuracy, RATIO));
@@ -724,6 +728,9 @@ static void print_table(FILE *f, const eval_opts_t *o, const cr_eval_result_t *r
         if (g->candidate_held)
             fprintf(f, "  held hidden (not counted above): %ld, %ld of them where their ball is\n", g->candidate_held,
                     g->held_near_truth);
+        fprintf(f, "  misnamed (a number on another ball): %ld; swaps (two balls with each other's number): %ld, "
+                   "in %ld frames\n",
+                g->misnamed, g->swaps, g->swap_frames);
         fprintf(f, "  resting: error %s / %s / %s mm, recall %s, identity %s\n", fmt_ms(g->resting.err_median_mm, a),
                 fmt_ms(g->resting.err_p95_mm, b), fmt_ms(g->resting.err_max_mm, c),
                 fmt_ratio(g->resting.detection_recall, d), fmt_ratio(g->resting.identity_accuracy, e));

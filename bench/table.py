@@ -96,6 +96,13 @@ def identity(d, lat):
     return '%s / %s' % (ratio(p['resting']['identity_accuracy']), ratio(p['moving']['identity_accuracy']))
 
 
+def swaps(d, lat):
+    p = d['positions']
+    if 'swaps' not in p:
+        return '-'
+    return '%d (%d frames); %d ball-frames named for another ball' % (p['swaps'], p['swap_frames'], p['misnamed'])
+
+
 def weak_balls(d, lat):
     out = []
     for b in d['positions']['by_ball']:
@@ -138,6 +145,7 @@ ROWS = [
      '≥ 99.9 % resting, 99 % moving; no phantom tracks'),
     ('balls held hidden where last seen (not counted as seen)', held, ''),
     ('identity (resting / moving ball frames)', identity, '≥ 99.5 % resting'),
+    ("identity swaps: two balls each named for the other (eval's `swaps`)", swaps, 'none in collisions'),
     ("the balls under 0.99 in recall or identity (eval's `by_ball`)", weak_balls, ''),
     ('the cue ball put down by hand (`placed`)', placed, ''),
     ('latency: `rest` after the last ball stops (median / p95)', rest_latency, '≤ 0.3 s'),

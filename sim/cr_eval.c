@@ -1805,9 +1805,13 @@ static int cr_score_positions(cr_run_t *s, const cr_eval_positions_t *tp, const 
     size_t cls_n[2] = {0, 0}, cls_cap[2] = {0, 0};
     cr_eval_positions_result_t *g = &s->r->positions;
     double *err = NULL, half = 0.5 / s->fps + CR_EVAL_TIME_TOLERANCE_S, r2 = s->p->match_radius_mm;
+    long swap_last[CR_NUM_BALLS][CR_NUM_BALLS]; /* the matched frame a pair was last swapped in */
     size_t *order = NULL, n_err = 0, cap_err = 0, f, i, j;
     int rc = CR_ERR_NOMEM;
 
+    for (i = 0; i < CR_NUM_BALLS; i++)
+        for (j = 0; j < CR_NUM_BALLS; j++)
+            swap_last[i][j] = -2;
     g->present = true;
     g->frames = (long)tp->n_frames;
     g->detection_recall = g->detection_precision = g->identity_accuracy = NAN;
@@ -1837,6 +1841,7 @@ static int cr_score_positions(cr_run_t *s, const cr_eval_positions_t *tp, const 
         const cr_pos_frame_t *tf = &tp->frames[f];
         const cr_pos_frame_t *cf = NULL;
         size_t lo = 0, hi = cp->n_frames;
+        bool named_on[CR_NUM_BALLS][CR_NUM_BALLS] = {{false}}; /* [candidate number][truth ball] */
 
         while (lo < hi) { /* first candidate frame with t >= tf->t */
             size_t mid = lo + (hi - lo) / 2;
@@ -1929,14 +1934,37 @@ static int cr_score_positions(cr_run_t *s, const cr_eval_positions_t *tp, const 
                 continue;
             g->candidate_balls++;
             g->unidentified += cb->id == CR_BALL_UNKNOWN;
-            for (i = tf->first; i < tf->first + tf->n && !near; i++) {
-                const cr_pos_row_t *tb = &tp->rows[i];
-                double dx = cb->x - tb->x, dy = cb->y - tb->y;
+            {
+                double nd = INFINITY;
+                int nid = -1;
 
-                near = tb->visible && dx * dx + dy * dy <= r2;
+                for (i = tf->first; i < tf->first + tf->n; i++) {
+                    const cr_pos_row_t *tb = &tp->rows[i];
+                    double dx = cb->x - tb->x, dy = cb->y - tb->y, d2 = dx * dx + dy * dy;
+
+                    if (tb->visible && d2 <= r2 && d2 < nd) {
+                        nd = d2;
+                        nid = tb->id;
+                    }
+                }
+                near = isfinite(nd);
+                if (nid >= 0 && nid < CR_NUM_BALLS && cb->id >= 0 && cb->id < CR_NUM_BALLS && cb->id != nid) {
+                    g->misnamed++;
+                    named_on[cb->id][nid] = true;
+                }
             }
             g->candidate_near_truth += near;
         }
+        /* two balls each carrying the other's number: a swap, counted once
+         * per run of consecutive matched frames */
+        for (int a = 0; a < CR_NUM_BALLS; a++)
+            for (int b = a + 1; b < CR_NUM_BALLS; b++) {
+                if (!(named_on[a][b] && named_on[b][a]))
+                    continue;
+                g->swap_frames++;
+                g->swaps += swap_last[a][b] != g->frames_matched - 1;
+                swap_last[a][b] = g->frames_matched;
+            }
     }
     g->n_errors = (long)n_err;
     cr_summary(err, n_err, &g->err_median_mm, &g->err_p95_mm, &g->err_max_mm);

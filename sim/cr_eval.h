@@ -239,6 +239,11 @@ typedef struct {
                               detections, in none of the figures above) */
     long held_near_truth;  /* ... within match_radius_mm of the truth ball of
                               their id, seen or not */
+    long misnamed;         /* candidate balls with a number, nearest a visible truth
+                              ball (within match_radius_mm) of another number */
+    long swap_frames;      /* ball pairs (a, b) in matched frames where a's number
+                              sits on b and b's on a: two balls exchanged names */
+    long swaps;            /* ... counted once per run of consecutive matched frames */
     long n_errors;         /* truth balls with a candidate ball of the same id */
     double detection_recall, detection_precision, identity_accuracy; /* NAN when 0/0 */
     double err_median_mm, err_p95_mm, err_max_mm; /* to the nearest same-id ball; NAN when none */

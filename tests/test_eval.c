@@ -1127,6 +1127,48 @@ static cr_eval_result_t *score_positions(const cr_eval_positions_t *tp, const cr
     return r;
 }
 
+/* Two balls exchanging numbers: 6 frames at 60 fps, the 1 and the 2 apart;
+ * the candidate names each the other in frames 1-2 and again in frame 4
+ * (two swaps, three frames), and names the 1 the 2 alone in frame 5 (no
+ * swap: a misnamed ball, the 2 then unnamed). */
+static void test_positions_swaps(void)
+{
+    cr_eval_positions_t *tp, *cp;
+    cr_eval_result_t *r;
+    char text[2048], *p = text;
+
+    CU_ASSERT_EQUAL_FATAL(cr_eval_positions_create(true, &tp), CR_OK);
+    CU_ASSERT_EQUAL_FATAL(cr_eval_positions_create(false, &cp), CR_OK);
+    p += sprintf(p, "frame,t,id,x,y,visible\n");
+    for (int f = 0; f < 6; f++) {
+        const double t = 10.0 + f / 60.0;
+        const bool swapped = f == 1 || f == 2 || f == 4;
+        cr_event_t ev;
+
+        p += sprintf(p, "%d,%.6f,1,1000.0,600.0,1\n%d,%.6f,2,1200.0,640.0,1\n", f, t, f, t);
+        cr_event_init(&ev, CR_EV_BALLS);
+        ev.t = t;
+        ev.n_balls = 2;
+        ev.balls[0].id = swapped || f == 5 ? 2 : 1;
+        ev.balls[0].x = 1000.0;
+        ev.balls[0].y = 600.0;
+        ev.balls[1].id = swapped ? 1 : f == 5 ? CR_BALL_UNKNOWN : 2;
+        ev.balls[1].x = 1200.0;
+        ev.balls[1].y = 640.0;
+        CU_ASSERT_EQUAL(cr_eval_positions_add_balls(cp, &ev), CR_OK);
+    }
+    CU_ASSERT_EQUAL_FATAL(add_csv(tp, text, NULL, 0), CR_OK);
+    r = score_positions(tp, cp);
+    CU_ASSERT_EQUAL(r->positions.frames_matched, 6);
+    CU_ASSERT_EQUAL(r->positions.misnamed, 7);
+    CU_ASSERT_EQUAL(r->positions.swap_frames, 3);
+    CU_ASSERT_EQUAL(r->positions.swaps, 2);
+    CU_ASSERT_EQUAL(r->positions.identity_correct, 12 - 7 - 1);
+    cr_eval_result_destroy(r);
+    cr_eval_positions_destroy(tp);
+    cr_eval_positions_destroy(cp);
+}
+
 static void test_positions_offset(void)
 {
     cr_eval_positions_t *tp, *cp;
@@ -1192,6 +1234,8 @@ static void test_positions_identity(void)
     CU_ASSERT_EQUAL(g->n_errors, 11);
     CU_ASSERT_DOUBLE_EQUAL(g->err_max_mm, 0.0, 1e-9);
     CU_ASSERT_EQUAL(g->unidentified, 0);
+    CU_ASSERT_EQUAL(g->misnamed, 1);
+    CU_ASSERT_EQUAL(g->swaps, 0);
     cr_eval_result_destroy(r);
     cr_eval_positions_destroy(tp);
     cr_eval_positions_destroy(cp);
@@ -1429,6 +1473,7 @@ int cr_test_register_eval(void)
         !CU_add_test(s, "rulings", test_rulings) || !CU_add_test(s, "ruling outcomes free of the cascade", test_rulings_outcome) ||
         !CU_add_test(s, "positions with an offset", test_positions_offset) ||
         !CU_add_test(s, "positions with wrong ids", test_positions_identity) ||
+        !CU_add_test(s, "positions: two balls exchanging numbers", test_positions_swaps) ||
         !CU_add_test(s, "positions: unmatched frames", test_positions_unmatched_frames) ||
         !CU_add_test(s, "positions: held hidden balls", test_positions_held) ||
         !CU_add_test(s, "positions CSV is strict", test_csv_strict) ||

@@ -577,6 +577,16 @@ bool cr_shot_rail_after_contact(const cr_shot_t *s, int id)
     return shot_after_contact(s, s->t_rail_unknown);
 }
 
+/* The last rail contact of the shot by any ball (-INFINITY: none). */
+static double rail_before(const cr_shot_t *s)
+{
+    double t = s->t_rail_unknown;
+
+    for (int i = 0; i < CR_NUM_BALLS; i++)
+        t = fmax(t, s->t_rail[i]);
+    return t;
+}
+
 bool cr_shot_rail_any(const cr_shot_t *s, int id)
 {
     return id >= 0 && id < CR_NUM_BALLS && s->t_rail[id] > -INFINITY;
@@ -673,10 +683,23 @@ static int end_shot(cr_judge_t *j, const cr_event_t *rest, double t_end, bool st
         if (shot_after_contact(s, s->t_off[i]))
             rail_ok = true;
     if ((s->first_ball >= 0 || s->unknown_contact) && !s->is_break && !s->is_push_out &&
-        cr_shot_object_pocketed_count(s) == 0 && !rail_ok)
-        cr_shot_add_foul(j, "no_rail", t_end, 1.0,
-                         "After the cue ball contacted %s, no ball was pocketed and no ball was driven to a rail.",
-                         s->first_ball >= 0 ? cr_ball_str(s->first_ball, b) : "a ball");
+        cr_shot_object_pocketed_count(s) == 0 && !rail_ok) {
+        /* a rail met just before the first contact, closer than contacts
+         * can be ordered: it may have come after (RULES.md §6 item 6) */
+        const double t_c = s->first_ball >= 0 ? s->t_first : s->t_unknown, t_r = rail_before(s);
+
+        if (t_c - t_r <= j->p.doubt_window_s && j->p.benefit_to_shooter) {
+            if (!s->note[0])
+                snprintf(s->note, sizeof(s->note),
+                         "A rail was met %.1f ms before the cue ball first contacted %s and the order could not be "
+                         "resolved; the shooter gets the benefit of the doubt (6.3).",
+                         (t_c - t_r) * 1000.0, s->first_ball >= 0 ? cr_ball_str(s->first_ball, b) : "a ball");
+        } else {
+            cr_shot_add_foul(j, "no_rail", t_end, t_c - t_r <= j->p.doubt_window_s ? 0.5 : 1.0,
+                             "After the cue ball contacted %s, no ball was pocketed and no ball was driven to a rail.",
+                             s->first_ball >= 0 ? cr_ball_str(s->first_ball, b) : "a ball");
+        }
+    }
 
     /* 6.11 ¶2: the cue ball must cross the head string or contact a ball on
      * or in front of it. A cue ball pocketed in a pocket past the string

@@ -63,8 +63,8 @@ typedef struct {
     bool spot_ascending;        /* 1.4: several balls are spotted in ascending number (default true) */
     bool rebreak_option_14_1;   /* 14.1 third foul: the opponent chooses who re-breaks (older rule);
                                  * default false: the offender re-breaks (2008) */
-    bool benefit_to_shooter;    /* RULES.md §6 item 6: an unresolvable first contact goes to the
-                                 * shooter (default true) */
+    bool benefit_to_shooter;    /* RULES.md §6 item 6: an unresolvable first contact, or a rail
+                                 * that may have come after it, goes to the shooter (default true) */
     bool three_ball_rule;       /* 9-ball regulation (RULES.md §4.5), default false */
     bool open_table_8_exception; /* 8-ball 2025: the 8 may be hit first on an open table once a
                                  * whole group is off the table (default: edition) */
@@ -77,7 +77,9 @@ typedef struct {
     double extension_s;          /* 6.15: one extension per player per rack (25 s) */
     double min_confidence;       /* a vision suspicion (double hit, push) is a foul from here (0.5) */
     double doubt_window_s;       /* two cue-ball contacts closer than this with a first-contact
-                                  * confidence < 1 are "unresolved" (0.030 s) */
+                                  * confidence < 1 are "unresolved", and so is a rail met this
+                                  * close before the first contact when no rail follows it
+                                  * (6.3) (0.030 s) */
     double lag_tie_mm;           /* lag results closer than this are a tie: re-lag (1.0 mm) */
     int target_score_14_1;       /* 14.1: points to win (150) */
 } cr_rules_params_t;

@@ -1123,6 +1123,17 @@ static double after_stroke(cr_recon_t *rc, double t)
     return rc->t_stroke + 1e-6;
 }
 
+/* A contact of ball i reported at t: a rolling ball that sped up with no
+ * cause before it (kink_pending) has turned again since, so where it
+ * comes to rest says nothing of its reach from that kink (the kink's
+ * change was not always listed: a cushion met rolling along it is found
+ * from its approach, not from a change of course). */
+static void course_turned(cr_recon_t *rc, int i, double t)
+{
+    if (i >= 0 && i < NB && rc->b[i].kink_pending && t > rc->b[i].kink_t + rc->dt)
+        rc->b[i].kink_pending = false;
+}
+
 /* again: a second contact of the pair moments after one reported (its time
  * inferred, not refined; only the same contact twice is dropped) */
 static int emit_collision_ex(cr_recon_t *rc, int a, int b, double t, double conf, bool again)
@@ -1161,6 +1172,8 @@ static int emit_collision_ex(cr_recon_t *rc, int a, int b, double t, double conf
     recent_add(rc, a, b, t, ev.x, ev.y);
     forgive_waver(rc, a, t);
     forgive_waver(rc, b, t);
+    course_turned(rc, a, t);
+    course_turned(rc, b, t);
     return queue_event(rc, &ev);
 }
 
@@ -1183,6 +1196,7 @@ static int emit_cushion_conf(cr_recon_t *rc, int ball, cr_rail_t rail, double t,
         return CR_OK;
     b->t_cush_prev[rail] = b->t_cush[rail];
     b->t_cush[rail] = t;
+    course_turned(rc, ball, t);
     cr_event_init(&ev, CR_EV_CUSHION);
     ev.t = t;
     ev.shot = ev_shot_for_contact(rc);

@@ -686,18 +686,20 @@ static int end_shot(cr_judge_t *j, const cr_event_t *rest, double t_end, bool st
         cr_shot_object_pocketed_count(s) == 0 && !rail_ok) {
         /* a rail met just before the first contact, closer than contacts
          * can be ordered: it may have come after (RULES.md §6 item 6) */
-        const double t_c = s->first_ball >= 0 ? s->t_first : s->t_unknown, t_r = rail_before(s);
+        const double gap = (s->first_ball >= 0 ? s->t_first : s->t_unknown) - rail_before(s);
+        const bool doubt = gap <= j->p.doubt_window_s;
+        const char *hit = s->first_ball >= 0 ? cr_ball_str(s->first_ball, b) : "a ball";
 
-        if (t_c - t_r <= j->p.doubt_window_s && j->p.benefit_to_shooter) {
+        if (doubt && j->p.benefit_to_shooter) {
             if (!s->note[0])
                 snprintf(s->note, sizeof(s->note),
                          "A rail was met %.1f ms before the cue ball first contacted %s and the order could not be "
                          "resolved; the shooter gets the benefit of the doubt (6.3).",
-                         (t_c - t_r) * 1000.0, s->first_ball >= 0 ? cr_ball_str(s->first_ball, b) : "a ball");
+                         gap * 1000.0, hit);
         } else {
-            cr_shot_add_foul(j, "no_rail", t_end, t_c - t_r <= j->p.doubt_window_s ? 0.5 : 1.0,
+            cr_shot_add_foul(j, "no_rail", t_end, doubt ? 0.5 : 1.0,
                              "After the cue ball contacted %s, no ball was pocketed and no ball was driven to a rail.",
-                             s->first_ball >= 0 ? cr_ball_str(s->first_ball, b) : "a ball");
+                             hit);
         }
     }
 

@@ -2811,6 +2811,16 @@ static void test_pocketed_ball_named_elsewhere(void)
     }
 }
 
+/* The time of the cue ball's left-cushion contact among the n events out,
+ * or got when there is none. */
+static double left_cushion_of_cue(const rfix_t *f, int n, double got)
+{
+    for (int j = 0; j < n; j++)
+        if (f->out[j].type == CR_EV_CUSHION && f->out[j].ball == 0 && f->out[j].rail == CR_RAIL_LEFT)
+            got = f->out[j].t;
+    return got;
+}
+
 /* Slow contacts with a cushion at 120 fps (the normal speed 60-120 mm/s in,
  * a third of it out, along the cushion 300 mm/s), the contact at eight
  * places within a frame interval. The tracker gives each detection (noise
@@ -2859,14 +2869,10 @@ static void test_slow_cushion_timed_from_detections(void)
             o->raw_y = raw[k][1];
             rfix_ball(&f, 3, 2, 600.0, 900.0, 0.0, 0.3);
             CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
-            for (int j = 0; j < n; j++)
-                if (f.out[j].type == CR_EV_CUSHION && f.out[j].ball == 0 && f.out[j].rail == CR_RAIL_LEFT)
-                    got = f.out[j].t;
+            got = left_cushion_of_cue(&f, n, got);
         }
         CU_ASSERT_EQUAL(cr_recon_finish(f.rc, f.out, 128, &n), 0);
-        for (int j = 0; j < n; j++)
-            if (f.out[j].type == CR_EV_CUSHION && f.out[j].ball == 0 && f.out[j].rail == CR_RAIL_LEFT)
-                got = f.out[j].t;
+        got = left_cushion_of_cue(&f, n, got);
         total++;
         within += fabs(got - tc) <= 1.0 / fps;
         if (getenv("LEAN_DEBUG"))

@@ -1456,11 +1456,13 @@ typedef struct {
 } glance_t;
 
 /* 30 fps: the 9 (a stripe) rests at (1200, 600); the cue ball rolls into it
- * from the head at 2 m/s, meets it at frame 30 + 2/3 and goes on at 1 m/s,
- * turned 60 degrees, while the 9 leaves along the line of centres at
- * 1.7 m/s. For the three frames after the contact each looks like the
- * other (the cue ball's smear tinted yellow by the cloth, the 9's showing
- * its white pole), then as itself again. Each track goes on along its own
+ * from the head at 1.2 m/s, meets it at frame 30 + 2/3 and goes on at
+ * 0.95 m/s, turned about 38 degrees, while the 9 leaves along the line of
+ * centres at 0.46 m/s (a thin hit, as on the film). For the three frames
+ * after the contact each looks somewhat like the other (the cue ball's
+ * smear tinted yellow by the cloth, the 9 showing its white pole): enough
+ * for the swap repair's looks (about 3 nats), not for the assignment of
+ * the frame; then each looks as itself again. Each track goes on along its own
  * ball's path: a centre does not jump at a contact, and an exchange of the
  * two tracks' tails would make both jump by two radii (720p30 clip 03: the
  * 9's number followed the cue ball for four frames and the reconstruction
@@ -1483,10 +1485,6 @@ static void glance_pos(int k, int ball, double *x, double *y)
     }
 }
 
-#ifndef LOOK_OWN
-#define LOOK_OWN 0.1
-#define LOOK_OTHER 0.6
-#endif
 static void glance_gen(void *u, int k, cr_detection_t *d, int *n)
 {
     const bool swapped = k >= 31 && k < 34;

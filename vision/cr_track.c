@@ -1418,7 +1418,9 @@ static bool fit_path(cr_tracker_t *tr, int s, uint64_t g0, uint64_t g1, bool fro
         g0 = tr->first;
     if (g1 > tr->pushed)
         g1 = tr->pushed;
-    for (uint64_t k = 0; n < 3 && k < g1 - g0 && g0 < g1; k++) {
+    if (g0 >= g1)
+        return false;
+    for (uint64_t k = 0; n < 3 && k < g1 - g0; k++) {
         const fr_t *fr = frame_at(tr, from_end ? g1 - 1 - k : g0 + k);
         int i = seen_entry(fr, s);
 
@@ -1450,28 +1452,17 @@ static bool fit_path(cr_tracker_t *tr, int s, uint64_t g0, uint64_t g1, bool fro
     return true;
 }
 
-/* How well the paths of tracks a and b after an abrupt change (from frame
- * f1 on) continue their paths before it (up to frame f0), with b's and a's
- * tails exchanged when swapped: a ball's centre does not jump at a
- * contact, only its velocity turns, so at one moment between the last
- * frame before and the first after, each ball's path after passes where
- * its path before was. The smallest, over that interval, of the larger of
- * the two gaps (mm); NAN when a path has fewer than two sightings. */
-static double tails_gap(cr_tracker_t *tr, int a, int b, uint64_t f0, uint64_t f1, bool swapped)
+/* The gap between where a ball's path before (p, v) and its path after
+ * (q, w) put it, at the one moment between t0 = 0 and t1 where both balls'
+ * gaps are smallest together: the smallest, over that interval, of the
+ * larger of the two (mm). */
+static double paths_gap(const double pa[2], const double va[2], const double qa[2], const double wa[2],
+                        const double pb[2], const double vb[2], const double qb[2], const double wb[2], double t1)
 {
-    double pa[2], va[2], pb[2], vb[2], qa[2], wa[2], qb[2], wb[2], best = INFINITY, t0, t1;
-    const int na = swapped ? b : a, nb = swapped ? a : b;
+    double best = INFINITY;
 
-    if (f0 < tr->first + 1 || f1 >= tr->pushed)
-        return NAN;
-    t0 = frame_at(tr, f0 - 1)->t;
-    t1 = frame_at(tr, f1)->t;
-    if (!fit_path(tr, a, f0 >= 3 ? f0 - 3 : 0, f0, true, t0, pa, va) ||
-        !fit_path(tr, b, f0 >= 3 ? f0 - 3 : 0, f0, true, t0, pb, vb) ||
-        !fit_path(tr, na, f1, tr->pushed, false, t0, qa, wa) || !fit_path(tr, nb, f1, tr->pushed, false, t0, qb, wb))
-        return NAN;
     for (int k = 0; k <= 8; k++) {
-        const double u = (t1 - t0) * k / 8.0;
+        const double u = t1 * k / 8.0;
         const double ga = hypot(pa[0] + va[0] * u - qa[0] - wa[0] * u, pa[1] + va[1] * u - qa[1] - wa[1] * u);
         const double gb = hypot(pb[0] + vb[0] * u - qb[0] - wb[0] * u, pb[1] + vb[1] * u - qb[1] - wb[1] * u);
 
@@ -1481,19 +1472,30 @@ static double tails_gap(cr_tracker_t *tr, int a, int b, uint64_t f0, uint64_t f1
 }
 
 /* Whether the tracks a and b, as they are, carry each ball's path on
- * through their abrupt changes (within R / 2) while exchanged tails would
- * make both jump (over R): then they are no swap, whatever the looks say
- * (a cue ball and a stripe showing its white, both blurred, look alike for
- * the few frames the looks are weighed over). */
+ * through their abrupt changes (from frame f1 on; paths before up to frame
+ * f0) within R / 2 while exchanged tails would make both jump (over R): a
+ * ball's centre does not jump at a contact, only its velocity turns, so
+ * they are no swap, whatever the looks say (a cue ball and a stripe showing
+ * its white, both blurred, look alike for the few frames the looks are
+ * weighed over). Not when a path has fewer than two sightings. */
 static bool paths_forbid_swap(cr_tracker_t *tr, int a, int b)
 {
     const trk_t *A = &tr->trk[a], *B = &tr->trk[b];
     const uint64_t f0 = A->snap_frame < B->snap_frame ? A->snap_frame : B->snap_frame;
     const uint64_t f1 = A->snap_frame < B->snap_frame ? B->snap_frame : A->snap_frame;
     const double R = tr->table.ball_radius_mm;
-    const double keep = tails_gap(tr, a, b, f0, f1, false), swap = tails_gap(tr, a, b, f0, f1, true);
+    double pa[2], va[2], pb[2], vb[2], qa[2], wa[2], qb[2], wb[2], t0, t1;
+    const uint64_t g0 = f0 >= 3 ? f0 - 3 : 0;
 
-    return keep <= 0.5 * R && swap > R;
+    if (f0 < tr->first + 1 || f1 >= tr->pushed)
+        return false;
+    t0 = frame_at(tr, f0 - 1)->t;
+    t1 = frame_at(tr, f1)->t - t0;
+    if (!fit_path(tr, a, g0, f0, true, t0, pa, va) || !fit_path(tr, b, g0, f0, true, t0, pb, vb) ||
+        !fit_path(tr, a, f1, tr->pushed, false, t0, qa, wa) || !fit_path(tr, b, f1, tr->pushed, false, t0, qb, wb))
+        return false;
+    return paths_gap(pa, va, qa, wa, pb, vb, qb, wb, t1) <= 0.5 * R &&
+           paths_gap(pa, va, qb, wb, pb, vb, qa, wa, t1) > R;
 }
 
 /* Abrupt changes of motion at the same moment (a collision, a break) are

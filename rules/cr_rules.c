@@ -559,10 +559,17 @@ static void saw_position(cr_judge_t *j, int ball, double t, double x, double y)
             s->left_rail[ball] |= 1u << r;
 }
 
+/* When the cue ball first touched any ball, identified or not (INFINITY:
+ * not yet). */
+static double first_contact_t(const cr_shot_t *s)
+{
+    return fmin(s->first_ball >= 0 ? s->t_first : INFINITY, s->unknown_contact ? s->t_unknown : INFINITY);
+}
+
 /* Whether the cue ball had touched any ball (identified or not) by t. */
 static bool shot_after_contact(const cr_shot_t *s, double t)
 {
-    return (s->first_ball >= 0 && t >= s->t_first) || (s->unknown_contact && t >= s->t_unknown);
+    return t >= first_contact_t(s);
 }
 
 bool cr_shot_rail_after_contact(const cr_shot_t *s, int id)
@@ -686,9 +693,9 @@ static int end_shot(cr_judge_t *j, const cr_event_t *rest, double t_end, bool st
         cr_shot_object_pocketed_count(s) == 0 && !rail_ok) {
         /* a rail met just before the first contact, closer than contacts
          * can be ordered: it may have come after (RULES.md §6 item 6) */
-        const double gap = (s->first_ball >= 0 ? s->t_first : s->t_unknown) - rail_before(s);
+        const double t_c = first_contact_t(s), gap = t_c - rail_before(s);
         const bool doubt = gap <= j->p.doubt_window_s;
-        const char *hit = s->first_ball >= 0 ? cr_ball_str(s->first_ball, b) : "a ball";
+        const char *hit = s->first_ball >= 0 && s->t_first <= t_c ? cr_ball_str(s->first_ball, b) : "a ball";
 
         if (doubt && j->p.benefit_to_shooter) {
             if (!s->note[0])

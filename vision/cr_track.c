@@ -1744,7 +1744,12 @@ static int struck_from(const cr_tracker_t *tr, int n)
  *    same ball: the new track continues the old one if it is not published
  *    yet, else the old hidden one ends (the id moves on with the new track);
  *  - otherwise, a new unpublished track continues the hidden track whose
- *    looks clearly agree best (score stitch_min, 1 nat ahead of the next). */
+ *    looks clearly agree best (score stitch_min, 1 nat ahead of the next),
+ *    unless it sits on a rack slot: a racked ball was put there by hand,
+ *    any ball of the last rack may be it, and continuing one by looks
+ *    that merely agree hands it that ball's evidence (the red 3 of a new
+ *    rack, its looks barely red over maroon, took a hidden maroon 7's and
+ *    was named the 7 as long as the rack stood; the 7 went unnamed). */
 static void stitch(cr_tracker_t *tr)
 {
     for (int n = 0; n < TRK_SLOTS; n++) {
@@ -1784,7 +1789,7 @@ static void stitch(cr_tracker_t *tr)
                 best = -1;
                 break;
             }
-            if (!fresh)
+            if (!fresh || N->rack >= 0)
                 continue;
             sc = evidence_agreement(H, N, tr->p.colour_cap) - hypot(H->zx - N->zx, H->zy - N->zy) / 2000.0;
             if (H->status == CR_BALL_GONE)

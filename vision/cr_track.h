@@ -88,7 +88,9 @@
  *    start in the frame the hidden one was last seen in, as a struck cue
  *    ball does) when both tracks' own evidence names the same id surely, or (while the new track is not
  *    published yet) when its looks clearly agree best with that hidden
- *    track: same track number, same identity; the hidden frames in between
+ *    track, unless it stands on a rack slot (a racked ball was put there by
+ *    hand; looks that merely agree would hand it another ball's evidence):
+ *    same track number, same identity; the hidden frames in between
  *    keep the last known position. When the new track was already
  *    published, the hidden one ends instead and the id moves on. A new fast
  *    track (over 1 m/s, two sightings) continues a hidden resting one it was

@@ -711,12 +711,13 @@ static void contacts(cr_tracker_t *tr, const int *rows, int nt, double t, bool *
         double first = 1.0;
         const trk_t *k = &tr->trk[rows[i]];
 
-        if (k->status != CR_BALL_SEEN || k->hits < 2)
+        if (!(k->status == CR_BALL_SEEN || (k->status == CR_BALL_HIDDEN && k->moving_at_loss)) || k->hits < 2)
             continue;
         for (int j = 0; j < nt; j++) {
             double ax, ay, bx, by, aa, ab, bb, disc, tau;
 
-            if (j == i || tr->trk[rows[j]].status != CR_BALL_SEEN)
+            if (j == i || !(tr->trk[rows[j]].status == CR_BALL_SEEN ||
+                            (tr->trk[rows[j]].status == CR_BALL_HIDDEN && !tr->trk[rows[j]].moving_at_loss)))
                 continue;
             ax = x0[i] - x0[j];
             ay = y0[i] - y0[j];

@@ -18,7 +18,10 @@
  *    appearance (colour class and stripe evidence of the track so far).
  *    Motion is a mixture of "kept its straight line" (Gaussian around the
  *    prediction: rolling deceleration, bounced off the cushions, stopped at
- *    the first contact with another ball's path) and "was struck" (radial
+ *    the first contact with another ball's path, a seen ball's or one held
+ *    at rest unseen; a ball lost while rolling is stopped so too: it does
+ *    not run on through the ball it met to take that ball's sighting beyond
+ *    it, as a cue ball lost in a break's cluster did) and "was struck" (radial
  *    exponential jump prior within max_speed * dt). The struck part is
  *    allowed only when a contact was possible this frame (the path passes a
  *    cushion or another ball's path within 2R plus both uncertainties);

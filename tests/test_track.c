@@ -847,7 +847,8 @@ static void test_pole_is_not_the_cue(void)
 typedef struct {
     cr_ball_pos_t rack[CR_TABLE_RACK_MAX];
     int n_rack;    /* balls racked (the 9 in slot 4 shows its white pole) */
-    int frames, nine_ok, cue_ok, named_wrong;
+    bool in_hand;  /* the cue ball is not on the table (in hand, not yet put down) */
+    int frames, nine_ok, cue_ok, named_wrong, racked_named_0;
 } rack_t;
 
 static void rack_gen(void *u, int k, cr_detection_t *d, int *n)
@@ -856,10 +857,18 @@ static void rack_gen(void *u, int k, cr_detection_t *d, int *n)
 
     (void)k;
     *n = 0;
-    d[(*n)++] = det_of(0, 635.0, 635.0, -1); /* the cue ball in the kitchen */
-    for (int r = 0; r < s->n_rack; r++)
-        d[(*n)++] = s->rack[r].id == 9 ? det_of(0, s->rack[r].x, s->rack[r].y, 0.93)
-                                       : det_of(s->rack[r].id, s->rack[r].x, s->rack[r].y, -1);
+    if (!s->in_hand)
+        d[(*n)++] = det_of(0, 635.0, 635.0, -1); /* the cue ball in the kitchen */
+    for (int r = 0; r < s->n_rack; r++) {
+        d[*n] = s->rack[r].id == 9 ? det_of(0, s->rack[r].x, s->rack[r].y, s->in_hand ? 0.97 : 0.93)
+                                   : det_of(s->rack[r].id, s->rack[r].x, s->rack[r].y, -1);
+        if (s->rack[r].id == 9 && s->in_hand) { /* its pole right up: as white as the cue ball */
+            for (int c = 0; c < CR_COLOUR_COUNT; c++)
+                d[*n].colour_p[c] = 0.02f / (CR_COLOUR_COUNT - 1);
+            d[*n].colour_p[CR_COLOUR_WHITE] = 0.98f;
+        }
+        (*n)++;
+    }
 }
 
 static void rack_check(void *u, const cr_ball_frame_t *f)
@@ -879,6 +888,7 @@ static void rack_check(void *u, const cr_ball_frame_t *f)
         s->nine_ok += truth == 9 && o->id == 9;
         s->cue_ok += truth == 0 && o->id == 0;
         s->named_wrong += o->id >= 0 && o->id != truth;
+        s->racked_named_0 += truth != 0 && o->id == 0;
     }
 }
 
@@ -896,7 +906,7 @@ static void rack_tell(cr_track_params_t *p, const cr_ball_pos_t *fixed, int n)
 /* Runs the rack scene of s with parameters p, counting afresh. */
 static void rack_run(const cr_track_params_t *p, rack_t *s)
 {
-    s->frames = s->nine_ok = s->cue_ok = s->named_wrong = 0;
+    s->frames = s->nine_ok = s->cue_ok = s->named_wrong = s->racked_named_0 = 0;
     CU_ASSERT(run_tracker(p, 60, 300, rack_gen, rack_check, s) > 0);
     CU_ASSERT(s->frames > 200);
     CU_ASSERT_EQUAL(s->named_wrong, 0);
@@ -965,6 +975,17 @@ static void test_rack_numbers(void)
     rack_tell(&p, fixed, n);
     rack_run(&p, &s);
     CU_ASSERT_EQUAL(s.cue_ok, s.frames);
+    CU_ASSERT_EQUAL(s.racked_named_0, 0);
+
+    /* the same with the cue ball in hand, not on the table yet (as it is
+     * from the rack until it is put down for the break): the 11 showing its
+     * pole is still no cue ball, however white (1080p120 clip 13: a racked
+     * 10 was named the cue ball for 1.7 s) */
+    s.in_hand = true;
+    rack_run(&p, &s);
+    CU_ASSERT_EQUAL(s.racked_named_0, 0);
+    if (s.racked_named_0)
+        printf("\n  in hand: a racked ball named the cue ball in %d of %d frames", s.racked_named_0, s.frames);
 }
 
 /* ------------------------------- a blob between two balls that meet */
@@ -2112,6 +2133,92 @@ static void test_racked_ball_not_stitched_by_looks(void)
         printf("\n  of %d frames, the 3 named the 7 in %d, the 7 in %d", s.frames, s.red_named_7, s.maroon_named_7);
 }
 
+/* ------------------------- a new rack brings the pocketed balls back */
+
+typedef struct {
+    cr_ball_pos_t rack[CR_TABLE_RACK_MAX];
+    int n_rack, five;
+    int frames, five_named_5, named_0;
+} back_t;
+
+/* 8-ball at 30 fps. The 5 rolls into the foot-right pocket (surely named,
+ * surely pocketed: its number is kept out of play), then the cue ball
+ * into the foot-left one (in hand), and the other balls are cleared off
+ * the table unseen. Then a new rack stands, the cue ball still in hand:
+ * every ball is on it, the 5 among them. Racked at rest, a solid shows one
+ * face and its looks cannot name it surely against its stripe twin, so
+ * the rack never showed more balls surely named than the set; the 5's
+ * number stayed out and the racked 5 went unnamed (1080p120 clip 13: seven
+ * racked balls so, and a stripe showing its pole took the cue ball's
+ * number). A standing rack brings the pocketed balls back. */
+static void back_gen(void *u, int k, cr_detection_t *d, int *n)
+{
+    const back_t *s = u;
+
+    *n = 0;
+    if (k < 10) /* three straight rolls, three views of it: surely a solid */
+        d[(*n)++] = det_of(5, 700, 130, -1);
+    else if (k < 50)
+        d[(*n)++] = det_of(5, 700 + 15.0 * (k - 10), 130, -1);
+    else if (k < 90)
+        d[(*n)++] = det_of(5, 1300, 130 + 15.0 * (k - 50), -1);
+    else if (k < 191) /* over the foot-right pocket's hole by the end */
+        d[(*n)++] = det_of(5, 1300 + 12.3 * (k - 90), 730 + 5.33 * (k - 90), -1);
+    if (k < 220)
+        d[(*n)++] = det_of(0, 2300, 240, -1);
+    else if (k < 220 + 24)
+        d[(*n)++] = det_of(0, 2300 + 10.0 * (k - 220), 240 - 10.0 * (k - 220), -1);
+    if (k < 250)
+        d[(*n)++] = det_of(12, 700, 400, -1);
+    if (k < 280)
+        return;
+    for (int r = 0; r < s->n_rack; r++)
+        d[(*n)++] = det_of(s->rack[r].id, s->rack[r].x, s->rack[r].y, -1);
+}
+
+static void back_check(void *u, const cr_ball_frame_t *f)
+{
+    back_t *s = u;
+    const cr_ball_obs_t *o;
+
+    if (f->frame < 310)
+        return;
+    s->frames++;
+    o = nearest(f, s->rack[s->five].x, s->rack[s->five].y, 10);
+    s->five_named_5 += o && o->id == 5;
+    for (int i = 0; i < f->n; i++)
+        s->named_0 += f->balls[i].id == 0;
+}
+
+static void test_rack_brings_pocketed_back(void)
+{
+    static back_t s;
+    cr_ball_pos_t fixed[CR_TABLE_RACK_MAX];
+    cr_track_params_t p;
+    cr_table_t t;
+    int n;
+
+    memset(&s, 0, sizeof(s));
+    cr_table_init(&t, 2540, 1270);
+    s.n_rack = cr_table_rack(&t, CR_GAME_8BALL, CR_EDITION_WPA2008, 7, s.rack, CR_TABLE_RACK_MAX);
+    CU_ASSERT_EQUAL_FATAL(s.n_rack, 15);
+    for (int r = 0; r < s.n_rack; r++)
+        if (s.rack[r].id == 5)
+            s.five = r;
+    n = cr_table_rack_fixed(&t, CR_GAME_8BALL, CR_EDITION_WPA2008, fixed, CR_TABLE_RACK_MAX);
+    cr_track_params_defaults(&p);
+    p.delay_frames = 4;
+    p.id_set = 0xFFFF;
+    rack_tell(&p, fixed, n);
+    CU_ASSERT_EQUAL(run_tracker(&p, 30, 460, back_gen, back_check, &s), 460);
+    CU_ASSERT(s.frames > 100);
+    CU_ASSERT_EQUAL(s.five_named_5, s.frames);
+    CU_ASSERT_EQUAL(s.named_0, 0);
+    if (s.five_named_5 != s.frames || s.named_0)
+        printf("\n  of %d frames of the rack, the 5 named in %d; a ball named the cue ball in %d", s.frames,
+               s.five_named_5, s.named_0);
+}
+
 /* ------------------------- found again, not the cue ball in hand */
 
 typedef struct {
@@ -2539,6 +2646,7 @@ int cr_test_register_track(void)
         !CU_add_test(s, "a ball lost rolling past a side pocket is not pocketed", test_lost_past_a_side_pocket) ||
         !CU_add_test(s, "a ball found again is not the cue ball in hand", test_found_again_not_cue_in_hand) ||
         !CU_add_test(s, "a racked ball does not take a hidden one's looks", test_racked_ball_not_stitched_by_looks) ||
+        !CU_add_test(s, "a new rack brings the pocketed balls back", test_rack_brings_pocketed_back) ||
         !CU_add_test(s, "a ball seen beside a pocketed one does not take its number",
                      test_pocketed_id_not_for_a_ball_beside) ||
         !CU_add_test(s, "pocketed ball is GONE", test_pocketed_ball_gone) ||

@@ -1864,13 +1864,27 @@ static void assign_ids(cr_tracker_t *tr)
             if ((tr->gone_ids & (1u << g)) && tr->gone_number[g] == k->number)
                 tr->gone_ids &= ~(1u << g); /* it came back (a jaw shadow, a re-spot) */
     }
-    /* more balls seen than can be on the table with those pocketed: they
-     * were racked or spotted again */
+    {
+        /* a rack before its break: most slots hold a ball that has not
+         * moved since it was first seen there */
+        int held = 0;
+
+        for (int i = 0; i < nr; i++)
+            held += tr->trk[tr->rows[i]].rack >= 0;
+        racked = tr->p.n_rack > 0 && 2 * held > tr->p.n_rack;
+    }
+    /* more balls seen than can be on the table with those pocketed, or a
+     * rack standing: they were racked or spotted again (a racked ball at
+     * rest shows one face, seldom enough to name it surely, so a new rack
+     * seldom shows more balls surely named than the set; its balls pocketed
+     * in the last rack kept their numbers out: 1080p120 clip 13, where a
+     * racked stripe took the cue ball's number, in hand, and seven racked
+     * balls went unnamed for as long as the rack stood) */
     for (int id = 0; id < TRK_IDS; id++)
         n_set += (tr->p.id_set >> id) & 1u;
     for (int id = 0; id < TRK_IDS; id++)
         n_seen += (tr->gone_ids >> id) & 1u;
-    if (n_seen > n_set)
+    if (n_seen > n_set || racked)
         tr->gone_ids = 0;
     if (nr == 0)
         return;
@@ -1888,15 +1902,6 @@ static void assign_ids(cr_tracker_t *tr)
             out_seen[k->id] = k->last_seen;
             out_slot[k->id] = tr->rows[i];
         }
-    }
-    {
-        /* a rack before its break: most slots hold a ball that has not
-         * moved since it was first seen there */
-        int held = 0;
-
-        for (int i = 0; i < nr; i++)
-            held += tr->trk[tr->rows[i]].rack >= 0;
-        racked = tr->p.n_rack > 0 && 2 * held > tr->p.n_rack;
     }
     m = TRK_IDS + nr;
     for (int h = 0; h < nr; h++)

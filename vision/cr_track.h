@@ -138,7 +138,9 @@
  *    that ball (a hand passing as the cue ball is picked up); a
  *    ball that went into a pocket surely identified keeps its id out of
  *    play (taking it costs 6 nats more) until more balls are seen than the
- *    set minus the pocketed ones allows (a re-rack or re-spot). So a yellow
+ *    set minus the pocketed ones allows (a re-rack or re-spot), or a rack
+ *    stands (below: its balls at rest show one face each, seldom enough to
+ *    name them surely, so they seldom outnumber the set). So a yellow
  *    ball that never showed white is -1 (the 1, or the 9 with its band on
  *    top) unless the other is known elsewhere or pocketed. A rack before
  *    its break is the rules' word (n_rack, rack_id): while most rack slots

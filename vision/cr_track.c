@@ -681,6 +681,19 @@ static double motion_ll(const cr_tracker_t *tr, const trk_t *k, const cr_detecti
     return log(pn + pu);
 }
 
+/* A track whose course is known well enough to predict it on (seen, or
+ * lost while rolling) and one that stands in such a course's way (seen, or
+ * held at rest unseen: a resting ball unseen is still there). */
+static bool course_known(const trk_t *k)
+{
+    return k->status == CR_BALL_SEEN || (k->status == CR_BALL_HIDDEN && k->moving_at_loss);
+}
+
+static bool in_the_way(const trk_t *k)
+{
+    return k->status == CR_BALL_SEEN || (k->status == CR_BALL_HIDDEN && !k->moving_at_loss);
+}
+
 /* Can track rows[i]'s motion change abruptly between its last state and t?
  * Only at a contact: its path passes a cushion, or passes within 2R (plus
  * the uncertainty of both paths) of another ball's path. pc[2i], pc[2i+1]
@@ -711,13 +724,12 @@ static void contacts(cr_tracker_t *tr, const int *rows, int nt, double t, bool *
         double first = 1.0;
         const trk_t *k = &tr->trk[rows[i]];
 
-        if (!(k->status == CR_BALL_SEEN || (k->status == CR_BALL_HIDDEN && k->moving_at_loss)) || k->hits < 2)
+        if (!course_known(k) || k->hits < 2)
             continue;
         for (int j = 0; j < nt; j++) {
             double ax, ay, bx, by, aa, ab, bb, disc, tau;
 
-            if (j == i || !(tr->trk[rows[j]].status == CR_BALL_SEEN ||
-                            (tr->trk[rows[j]].status == CR_BALL_HIDDEN && !tr->trk[rows[j]].moving_at_loss)))
+            if (j == i || !in_the_way(&tr->trk[rows[j]]))
                 continue;
             ax = x0[i] - x0[j];
             ay = y0[i] - y0[j];
@@ -1878,7 +1890,7 @@ static void assign_ids(cr_tracker_t *tr)
      * rest shows one face, seldom enough to name it surely, so a new rack
      * seldom shows more balls surely named than the set; its balls pocketed
      * in the last rack kept their numbers out: 1080p120 clip 13, where a
-     * racked stripe took the cue ball's number, in hand, and seven racked
+     * racked stripe took the cue ball's number, in hand, and eight racked
      * balls went unnamed for as long as the rack stood) */
     for (int id = 0; id < TRK_IDS; id++)
         n_set += (tr->p.id_set >> id) & 1u;

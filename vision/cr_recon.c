@@ -5899,13 +5899,108 @@ static void emit_rest(cr_recon_t *rc)
     queue_event(rc, &ev);
 }
 
+/* The relative motion of two balls (rx, ry: one's centre less the
+ * other's, at times ts) as two straight pieces meeting at tc in [t0, t1]
+ * (at least two samples either side), the tc that fits best on a grid of
+ * 64 steps: c + u (t - tc) before, c + w (t - tc) after. Two balls that
+ * pass each other untouched move on one straight relative line (their own
+ * two lines); a contact bends it, its change w - u along the line of
+ * centres c (the blow between two balls acts along it) and apart.
+ * Unlike the distance between them, which curves as they pass however
+ * near, the pieces are straight: c is where they met, not below it.
+ * Returns tc, or NAN when no tc leaves two samples either side; *sse its
+ * misfit, se_c and se_dv the standard errors (from sigma) of c and of
+ * w - u per axis. */
+static double rel_kink(const double *ts, const double *rx, const double *ry, int n, double t0, double t1, double sigma,
+                       double c[2], double u[2], double w[2], double *se_c, double *se_dv, double *sse)
+{
+    double best = INFINITY, tb = NAN;
+    int g, k;
+
+    *sse = INFINITY;
+    c[0] = c[1] = u[0] = u[1] = w[0] = w[1] = 0.0;
+    *se_c = *se_dv = INFINITY;
+    for (g = 0; g <= 64; g++) {
+        double tc = t0 + (t1 - t0) * g / 64.0, m[3][3], rhs[2][3], e = 0.0, p[2][3];
+        int nb = 0, na = 0, q, ax;
+
+        memset(m, 0, sizeof(m));
+        memset(rhs, 0, sizeof(rhs));
+        for (k = 0; k < n; k++) {
+            double f[3] = {1.0, ts[k] < tc ? ts[k] - tc : 0.0, ts[k] < tc ? 0.0 : ts[k] - tc};
+
+            if (ts[k] < tc)
+                nb++;
+            else
+                na++;
+            for (q = 0; q < 3; q++) {
+                for (int r = 0; r < 3; r++)
+                    m[q][r] += f[q] * f[r];
+                rhs[0][q] += f[q] * rx[k];
+                rhs[1][q] += f[q] * ry[k];
+            }
+        }
+        if (nb < 2 || na < 2)
+            continue;
+        for (ax = 0; ax < 2; ax++) {
+            double mc[3][3];
+
+            memcpy(mc, m, sizeof(m));
+            memcpy(p[ax], rhs[ax], sizeof(p[ax]));
+            if (!cr_vision_solve(mc, p[ax], 3))
+                break;
+        }
+        if (ax < 2)
+            continue;
+        for (k = 0; k < n; k++) {
+            double ex = rx[k] - p[0][0] - p[0][ts[k] < tc ? 1 : 2] * (ts[k] - tc);
+            double ey = ry[k] - p[1][0] - p[1][ts[k] < tc ? 1 : 2] * (ts[k] - tc);
+
+            e += ex * ex + ey * ey;
+        }
+        if (e < best) {
+            double inv[3][3];
+
+            best = e;
+            tb = tc;
+            c[0] = p[0][0], c[1] = p[1][0];
+            u[0] = p[0][1], u[1] = p[1][1];
+            w[0] = p[0][2], w[1] = p[1][2];
+            /* the inverse normal matrix, column by column */
+            for (q = 0; q < 3; q++) {
+                double mc[3][3], col[3] = {0, 0, 0};
+
+                memcpy(mc, m, sizeof(m));
+                col[q] = 1.0;
+                if (!cr_vision_solve(mc, col, 3))
+                    col[0] = col[1] = col[2] = INFINITY;
+                for (int r = 0; r < 3; r++)
+                    inv[r][q] = col[r];
+            }
+            *se_c = sigma * sqrt(fabs(inv[0][0]));
+            *se_dv = sigma * sqrt(fabs(inv[1][1] + inv[2][2] - 2.0 * inv[1][2]));
+        }
+    }
+    *sse = best;
+    return tb;
+}
+
 /* A collision between two moving balls that changed each other's course
  * too little for a kink (a glancing touch, one chasing the other): their
- * distance, like a ball's to a cushion, can only turn at 2R. When the
- * distance between them clearly fell and then clearly rose again, a V
- * fitted to it (free vertex) whose vertex is at 2R (within its error and
- * a millimetre) and whose two sides are significant is a contact; a near
- * miss turns above 2R. Time: the vertex. Hitter: the faster one. */
+ * distance, like a ball's to a cushion, can only turn at 2R, and the blow
+ * bends their relative motion along the line of centres. When the
+ * distance between them clearly fell and then clearly rose again, it is a
+ * contact when a V fitted to it (free vertex) turns at 2R (within its
+ * error and a millimetre) with both sides significant, unless their
+ * relative motion shows no change along the line of centres (two balls
+ * passing 2R + 1 mm apart, jittering, draw such a V: a near miss); or
+ * when the relative motion bends there clearly on its own (rel_kink(): a
+ * change along the line of centres over 6 of its standard errors, the
+ * pieces meeting at 2R within contact_tol): the measured centres of two
+ * balls about to touch lean together, and their distance's V turns short
+ * of 2R (on the 720p30 review films the pieces met 1-3.5 mm short).
+ * Time: where the bend's way in reached 2R, within a frame of the bend,
+ * else the bend's or the V's own. Hitter: the faster one. */
 static void pair_watch(cr_recon_t *rc, long a)
 {
     rframe_t *f = frm(rc, a);
@@ -5948,9 +6043,11 @@ static void pair_watch(cr_recon_t *rc, long a)
                 continue;
             }
             {
-                double ts[64], ds[64], h, se_h, sl[2], se_sl[2], tc, tn = rc->pw_tmin[i][j];
+                double ts[64], ds[64], rx[64], ry[64], c[2], u[2], w[2], h, se_h, sl[2], se_sl[2], se_c, se_dv, sse,
+                    tc, tv, cl, dn = NAN, tn = rc->pw_tmin[i][j];
                 long k, k0 = frame_from(rc, a, tn - 0.15, 63);
-                int n = 0;
+                int n = 0, kq;
+                bool vee_ok, bent = false, unbent = false;
 
                 for (k = k0; k <= a && n < 64; k++) {
                     rframe_t *g = frm(rc, k);
@@ -5958,16 +6055,73 @@ static void pair_watch(cr_recon_t *rc, long a)
                     if (g->st[i] != OB_SEEN || g->st[j] != OB_SEEN)
                         continue;
                     ts[n] = g->t;
-                    ds[n] = hypot(g->x[i] - g->x[j], g->y[i] - g->y[j]);
+                    rx[n] = g->x[i] - g->x[j];
+                    ry[n] = g->y[i] - g->y[j];
+                    ds[n] = hypot(rx[n], ry[n]);
                     n++;
                 }
                 rc->pw_max[i][j] = rc->pw_min[i][j] = d; /* decided either way: watch anew */
                 rc->pw_tmin[i][j] = f->t;
                 if (n < 5)
                     continue;
-                tc = vee_fit(ts, ds, n, fmax(ts[0], tn - 0.1), fmin(ts[n - 1], tn + 0.05), sp, 2, &h, &se_h, sl, se_sl);
-                if (!(fabs(h - 2.0 * rc->R) <= 1.0 + 2.0 * se_h && sl[0] > 3.0 * se_sl[0] && sl[1] > 3.0 * se_sl[1]))
+                /* the distance's V */
+                tv = vee_fit(ts, ds, n, fmax(ts[0], tn - 0.1), fmin(ts[n - 1], tn + 0.05), sp, 2, &h, &se_h, sl, se_sl);
+                vee_ok = fabs(h - 2.0 * rc->R) <= 1.0 + 2.0 * se_h && sl[0] > 3.0 * se_sl[0] && sl[1] > 3.0 * se_sl[1];
+                /* the relative motion's bend, where they came nearest give
+                 * or take two frames (another bend in the window, a
+                 * contact with a third ball moments before, is not this
+                 * one) */
+                tc = rel_kink(ts, rx, ry, n, fmax(ts[0], tn - 2.0 * rc->dt), fmin(ts[n - 1], tn + 2.0 * rc->dt), sp, c,
+                              u, w, &se_c, &se_dv, &sse);
+                cl = hypot(c[0], c[1]);
+                if (isfinite(tc) && cl > 0.0) {
+                    double un = (u[0] * c[0] + u[1] * c[1]) / cl, wn = (w[0] * c[0] + w[1] * c[1]) / cl;
+
+                    /* the errors from the scatter about the fit when it is
+                     * wider than the fits' own sigmas say (two balls side
+                     * by side, their fits jittering against each other) */
+                    if (sse / (2.0 * n - 6.0) > sp * sp) {
+                        double kse = sqrt(sse / (2.0 * n - 6.0)) / sp;
+
+                        se_c *= kse;
+                        se_dv *= kse;
+                    }
+                    dn = wn - un;
+                    /* no change along the line of centres: no blow */
+                    unbent = dn < 1.5 * se_dv;
+                    /* closing before, parting after, the change along the
+                     * line of centres significant, and the bend where they
+                     * touch: by the fit, and by the sample nearest it in
+                     * time (pieces fitted across another bend, a
+                     * cushion's, can meet at 2R where the balls were seen
+                     * far apart) */
+                    bent = un < 0.0 && wn > 0.0 && dn > 4.0 * se_dv &&
+                           fabs(cl - 2.0 * rc->R) <= rc->p.contact_tol_mm + 2.0 * se_c;
+                    for (k = 0, kq = 0; k < n; k++)
+                        if (fabs(ts[k] - tc) < fabs(ts[kq] - tc))
+                            kq = (int)k;
+                    bent = bent && ds[kq] - 2.0 * rc->R <= rc->p.contact_tol_mm + 3.0 * sp +
+                                                               fmax(hypot(u[0], u[1]), hypot(w[0], w[1])) *
+                                                                   fabs(ts[kq] - tc);
+                }
+                /* a V at 2R that the relative motion does not deny, or a
+                 * bend clear enough to stand alone (two balls seen leaning
+                 * together as they touch put the V's vertex short of 2R) */
+                if (!((vee_ok && !unbent) || (bent && dn > 6.0 * se_dv)))
                     continue;
+                if (bent) {
+                    /* when the way in reached 2R (|c + u s| = 2R, the
+                     * earlier root): the bend's own time falls late when
+                     * the pieces meet short of 2R */
+                    double qa = u[0] * u[0] + u[1] * u[1], qb = 2.0 * (c[0] * u[0] + c[1] * u[1]),
+                           qc = cl * cl - 4.0 * rc->R * rc->R, disc = qb * qb - 4.0 * qa * qc, t2;
+
+                    t2 = qa > 0.0 && disc >= 0.0 ? tc + (-qb - sqrt(disc)) / (2.0 * qa) : NAN;
+                    if (isfinite(t2) && fabs(t2 - tc) <= rc->dt)
+                        tc = t2;
+                } else {
+                    tc = tv;
+                }
                 {
                     double vi[2], vj[2];
                     int hi_ball, lo_ball;

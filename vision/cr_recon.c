@@ -2891,70 +2891,90 @@ lost:
     (void)qy;
 }
 
+/* The hinge at tc through the samples (ts, v): v = p0 + p1 (tc - t) before
+ * tc, p0 + p2 (t - tc) from it on. m gets its normal matrix, *nb and *na
+ * the samples either side; p the fit and *sse its misfit (false when m is
+ * singular). */
+static bool hinge_fit(const double *ts, const double *v, int n, double tc, double m[3][3], int *nb, int *na,
+                      double p[3], double *sse)
+{
+    double mc[3][3];
+    int k, q;
+
+    memset(mc, 0, sizeof(mc));
+    p[0] = p[1] = p[2] = 0.0;
+    *nb = *na = 0;
+    for (k = 0; k < n; k++) {
+        double f[3] = {1.0, ts[k] < tc ? tc - ts[k] : 0.0, ts[k] < tc ? 0.0 : ts[k] - tc};
+
+        if (ts[k] < tc)
+            (*nb)++;
+        else
+            (*na)++;
+        for (q = 0; q < 3; q++) {
+            for (int w = 0; w < 3; w++)
+                mc[q][w] += f[q] * f[w];
+            p[q] += f[q] * v[k];
+        }
+    }
+    memcpy(m, mc, sizeof(mc));
+    if (!cr_vision_solve(mc, p, 3))
+        return false;
+    *sse = 0.0;
+    for (k = 0; k < n; k++) {
+        double e = v[k] - p[0] - (ts[k] < tc ? p[1] * (tc - ts[k]) : p[2] * (ts[k] - tc));
+
+        *sse += e * e;
+    }
+    return true;
+}
+
+/* The inverse of a hinge's normal matrix m, column by column (INFINITY
+ * where m is singular): times sigma^2, the fit's covariance. */
+static void hinge_inverse(const double m[3][3], double inv[3][3])
+{
+    for (int q = 0; q < 3; q++) {
+        double mc[3][3], col[3] = {0, 0, 0};
+
+        memcpy(mc, m, sizeof(mc));
+        col[q] = 1.0;
+        if (!cr_vision_solve(mc, col, 3))
+            col[0] = col[1] = col[2] = INFINITY;
+        for (int r = 0; r < 3; r++)
+            inv[r][q] = col[r];
+    }
+}
+
 /* A V with a free vertex fitted to (t, d): d = h + s_in (tc - t) before tc,
- * h + s_out (t - tc) after, the tc in [t0, t1] (with at least min_side
- * samples either side) that fits best. Returns tc;
+ * h + s_out (t - tc) after (hinge_fit()), the tc in [t0, t1] (with at
+ * least min_side samples either side) that fits best. Returns tc;
  * *h, its standard error (from sigma) and the two slopes with theirs. */
 static double vee_fit(const double *ts, const double *ds, int n, double t0, double t1, double sigma, int min_side,
                       double *h, double *se_h, double sl[2], double se_sl[2])
 {
     double best = INFINITY, tb = t0;
-    int g, k;
+    int g;
 
     *h = NAN;
     *se_h = INFINITY;
     sl[0] = sl[1] = 0;
     se_sl[0] = se_sl[1] = INFINITY;
     for (g = 0; g <= 64; g++) {
-        double tc = t0 + (t1 - t0) * g / 64.0, m[3][3], r[3], sse = 0, inv[3];
-        int nb = 0, na = 0, q;
+        double tc = t0 + (t1 - t0) * g / 64.0, m[3][3], r[3], sse, inv[3][3];
+        int nb, na;
 
-        memset(m, 0, sizeof(m));
-        memset(r, 0, sizeof(r));
-        for (k = 0; k < n; k++) {
-            double f[3] = {1.0, ts[k] < tc ? tc - ts[k] : 0.0, ts[k] < tc ? 0.0 : ts[k] - tc};
-
-            if (ts[k] < tc)
-                nb++;
-            else
-                na++;
-            for (q = 0; q < 3; q++) {
-                for (int w = 0; w < 3; w++)
-                    m[q][w] += f[q] * f[w];
-                r[q] += f[q] * ds[k];
-            }
-        }
-        if (nb < min_side || na < min_side)
+        if (!hinge_fit(ts, ds, n, tc, m, &nb, &na, r, &sse) || nb < min_side || na < min_side)
             continue;
-        {
-            double mc[3][3];
-
-            memcpy(mc, m, sizeof(m));
-            if (!cr_vision_solve(mc, r, 3))
-                continue;
-        }
-        for (k = 0; k < n; k++) {
-            double e = ds[k] - r[0] - (ts[k] < tc ? r[1] * (tc - ts[k]) : r[2] * (ts[k] - tc));
-
-            sse += e * e;
-        }
         if (sse < best) {
             best = sse;
             tb = tc;
             *h = r[0];
             sl[0] = r[1];
             sl[1] = r[2];
-            /* the diagonal of the inverse normal matrix: standard errors */
-            for (q = 0; q < 3; q++) {
-                double mc[3][3], e[3] = {0, 0, 0};
-
-                memcpy(mc, m, sizeof(m));
-                e[q] = 1.0;
-                inv[q] = cr_vision_solve(mc, e, 3) ? e[q] : INFINITY;
-            }
-            *se_h = sigma * sqrt(fabs(inv[0]));
-            se_sl[0] = sigma * sqrt(fabs(inv[1]));
-            se_sl[1] = sigma * sqrt(fabs(inv[2]));
+            hinge_inverse(m, inv);
+            *se_h = sigma * sqrt(fabs(inv[0][0]));
+            se_sl[0] = sigma * sqrt(fabs(inv[1][1]));
+            se_sl[1] = sigma * sqrt(fabs(inv[2][2]));
         }
     }
     return tb;
@@ -5915,92 +5935,113 @@ static double rel_kink(const double *ts, const double *rx, const double *ry, int
                        double c[2], double u[2], double w[2], double *se_c, double *se_dv, double *sse)
 {
     double best = INFINITY, tb = NAN;
-    int g, k;
 
     *sse = INFINITY;
     c[0] = c[1] = u[0] = u[1] = w[0] = w[1] = 0.0;
     *se_c = *se_dv = INFINITY;
-    for (g = 0; g <= 64; g++) {
-        double tc = t0 + (t1 - t0) * g / 64.0, m[3][3], rhs[2][3], e = 0.0, p[2][3];
-        int nb = 0, na = 0, q, ax;
+    for (int g = 0; g <= 64; g++) {
+        double tc = t0 + (t1 - t0) * g / 64.0, m[3][3], px[3], py[3], ex, ey, inv[3][3];
+        int nb, na;
 
-        memset(m, 0, sizeof(m));
-        memset(rhs, 0, sizeof(rhs));
-        for (k = 0; k < n; k++) {
-            double f[3] = {1.0, ts[k] < tc ? ts[k] - tc : 0.0, ts[k] < tc ? 0.0 : ts[k] - tc};
-
-            if (ts[k] < tc)
-                nb++;
-            else
-                na++;
-            for (q = 0; q < 3; q++) {
-                for (int r = 0; r < 3; r++)
-                    m[q][r] += f[q] * f[r];
-                rhs[0][q] += f[q] * rx[k];
-                rhs[1][q] += f[q] * ry[k];
-            }
-        }
-        if (nb < 2 || na < 2)
+        if (!hinge_fit(ts, rx, n, tc, m, &nb, &na, px, &ex) || nb < 2 || na < 2 ||
+            !hinge_fit(ts, ry, n, tc, m, &nb, &na, py, &ey) || !(ex + ey < best))
             continue;
-        for (ax = 0; ax < 2; ax++) {
-            double mc[3][3];
-
-            memcpy(mc, m, sizeof(m));
-            memcpy(p[ax], rhs[ax], sizeof(p[ax]));
-            if (!cr_vision_solve(mc, p[ax], 3))
-                break;
-        }
-        if (ax < 2)
-            continue;
-        for (k = 0; k < n; k++) {
-            double ex = rx[k] - p[0][0] - p[0][ts[k] < tc ? 1 : 2] * (ts[k] - tc);
-            double ey = ry[k] - p[1][0] - p[1][ts[k] < tc ? 1 : 2] * (ts[k] - tc);
-
-            e += ex * ex + ey * ey;
-        }
-        if (e < best) {
-            double inv[3][3];
-
-            best = e;
-            tb = tc;
-            c[0] = p[0][0], c[1] = p[1][0];
-            u[0] = p[0][1], u[1] = p[1][1];
-            w[0] = p[0][2], w[1] = p[1][2];
-            /* the inverse normal matrix, column by column */
-            for (q = 0; q < 3; q++) {
-                double mc[3][3], col[3] = {0, 0, 0};
-
-                memcpy(mc, m, sizeof(m));
-                col[q] = 1.0;
-                if (!cr_vision_solve(mc, col, 3))
-                    col[0] = col[1] = col[2] = INFINITY;
-                for (int r = 0; r < 3; r++)
-                    inv[r][q] = col[r];
-            }
-            *se_c = sigma * sqrt(fabs(inv[0][0]));
-            *se_dv = sigma * sqrt(fabs(inv[1][1] + inv[2][2] - 2.0 * inv[1][2]));
-        }
+        best = ex + ey;
+        tb = tc;
+        /* the hinge's first slope runs back from tc: the velocity before
+         * is its negative */
+        c[0] = px[0], c[1] = py[0];
+        u[0] = -px[1], u[1] = -py[1];
+        w[0] = px[2], w[1] = py[2];
+        hinge_inverse(m, inv);
+        *se_c = sigma * sqrt(fabs(inv[0][0]));
+        *se_dv = sigma * sqrt(fabs(inv[1][1] + inv[2][2] + 2.0 * inv[1][2]));
     }
     *sse = best;
     return tb;
 }
 
-/* A collision between two moving balls that changed each other's course
- * too little for a kink (a glancing touch, one chasing the other): their
+/* Whether two moving balls whose relative positions (rx, ry; distances
+ * ds) at times ts came nearest at tn touched, and when (*t). Their
  * distance, like a ball's to a cushion, can only turn at 2R, and the blow
- * bends their relative motion along the line of centres. When the
- * distance between them clearly fell and then clearly rose again, it is a
- * contact when a V fitted to it (free vertex) turns at 2R (within its
- * error and a millimetre) with both sides significant, unless their
- * relative motion shows no change along the line of centres (two balls
- * passing 2R + 1 mm apart, jittering, draw such a V: a near miss); or
- * when the relative motion bends there clearly on its own (rel_kink(): a
- * change along the line of centres over 6 of its standard errors, the
- * pieces meeting at 2R within contact_tol): the measured centres of two
- * balls about to touch lean together, and their distance's V turns short
- * of 2R (on the 720p30 review films the pieces met 1-3.5 mm short).
+ * bends their relative motion along the line of centres: a contact when a
+ * V fitted to the distance (free vertex) turns at 2R (within its error and
+ * a millimetre) with both sides significant, unless their relative motion
+ * shows no change along the line of centres (two balls passing 2R + 1 mm
+ * apart, jittering, draw such a V: a near miss); or when the relative
+ * motion bends there clearly on its own (rel_kink(): a change along the
+ * line of centres over 6 of its standard errors, the pieces meeting at 2R
+ * within contact_tol): the measured centres of two balls about to touch
+ * lean together, and their distance's V turns short of 2R (on the 720p30
+ * review films the pieces met 1.7-3.1 mm short where the V was refused).
  * Time: where the bend's way in reached 2R, within a frame of the bend,
- * else the bend's or the V's own. Hitter: the faster one. */
+ * else the bend's or the V's own. sp: the two fits' sigmas combined. */
+static bool pair_touched(const cr_recon_t *rc, const double *ts, const double *rx, const double *ry, const double *ds,
+                         int n, double tn, double sp, double *t)
+{
+    double c[2], u[2], w[2], h, se_h, sl[2], se_sl[2], se_c, se_dv, sse, tc, tv, cl, dn = NAN;
+    bool vee_ok, bent = false, unbent = false;
+
+    /* the distance's V */
+    tv = vee_fit(ts, ds, n, fmax(ts[0], tn - 0.1), fmin(ts[n - 1], tn + 0.05), sp, 2, &h, &se_h, sl, se_sl);
+    vee_ok = fabs(h - 2.0 * rc->R) <= 1.0 + 2.0 * se_h && sl[0] > 3.0 * se_sl[0] && sl[1] > 3.0 * se_sl[1];
+    /* the relative motion's bend, where they came nearest give or take two
+     * frames (another bend in the window, a contact with a third ball
+     * moments before, is not this one) */
+    tc = rel_kink(ts, rx, ry, n, fmax(ts[0], tn - 2.0 * rc->dt), fmin(ts[n - 1], tn + 2.0 * rc->dt), sp, c, u, w,
+                  &se_c, &se_dv, &sse);
+    cl = hypot(c[0], c[1]);
+    if (isfinite(tc) && cl > 0.0) {
+        double un = (u[0] * c[0] + u[1] * c[1]) / cl, wn = (w[0] * c[0] + w[1] * c[1]) / cl;
+        int kq = 0;
+
+        /* the errors from the scatter about the fit when it is wider than
+         * the fits' own sigmas say (two balls side by side, their fits
+         * jittering against each other) */
+        if (sse / (2.0 * n - 6.0) > sp * sp) {
+            double kse = sqrt(sse / (2.0 * n - 6.0)) / sp;
+
+            se_c *= kse;
+            se_dv *= kse;
+        }
+        dn = wn - un;
+        /* no change along the line of centres: no blow */
+        unbent = dn < 1.5 * se_dv;
+        /* closing before, parting after, the change along the line of
+         * centres significant, and the bend where they touch: by the fit,
+         * and by the sample nearest it in time (pieces fitted across
+         * another bend, a cushion's, can meet at 2R where the balls were
+         * seen far apart) */
+        for (int k = 1; k < n; k++)
+            if (fabs(ts[k] - tc) < fabs(ts[kq] - tc))
+                kq = k;
+        bent = un < 0.0 && wn > 0.0 && dn > 4.0 * se_dv &&
+               fabs(cl - 2.0 * rc->R) <= rc->p.contact_tol_mm + 2.0 * se_c &&
+               ds[kq] - 2.0 * rc->R <=
+                   rc->p.contact_tol_mm + 3.0 * sp + fmax(hypot(u[0], u[1]), hypot(w[0], w[1])) * fabs(ts[kq] - tc);
+    }
+    /* a V at 2R that the relative motion does not deny, or a bend clear
+     * enough to stand alone */
+    if (!((vee_ok && !unbent) || (bent && dn > 6.0 * se_dv)))
+        return false;
+    *t = tv;
+    if (bent) {
+        /* when the way in reached 2R (|c + u s| = 2R, the earlier root):
+         * the bend's own time falls late when the pieces meet short of 2R */
+        double qa = u[0] * u[0] + u[1] * u[1], qb = 2.0 * (c[0] * u[0] + c[1] * u[1]),
+               qc = cl * cl - 4.0 * rc->R * rc->R, disc = qb * qb - 4.0 * qa * qc;
+        double t2 = qa > 0.0 && disc >= 0.0 ? tc + (-qb - sqrt(disc)) / (2.0 * qa) : NAN;
+
+        *t = isfinite(t2) && fabs(t2 - tc) <= rc->dt ? t2 : tc;
+    }
+    return true;
+}
+
+/* A collision between two moving balls that changed each other's course
+ * too little for a kink (a glancing touch, one chasing the other). When
+ * the distance between two moving balls within reach clearly fell and
+ * then clearly rose again, pair_touched() judges the samples about their
+ * nearest. Hitter: the faster one. */
 static void pair_watch(cr_recon_t *rc, long a)
 {
     rframe_t *f = frm(rc, a);
@@ -6043,11 +6084,9 @@ static void pair_watch(cr_recon_t *rc, long a)
                 continue;
             }
             {
-                double ts[64], ds[64], rx[64], ry[64], c[2], u[2], w[2], h, se_h, sl[2], se_sl[2], se_c, se_dv, sse,
-                    tc, tv, cl, dn = NAN, tn = rc->pw_tmin[i][j];
+                double ts[64], ds[64], rx[64], ry[64], tc, tn = rc->pw_tmin[i][j];
                 long k, k0 = frame_from(rc, a, tn - 0.15, 63);
-                int n = 0, kq;
-                bool vee_ok, bent = false, unbent = false;
+                int n = 0;
 
                 for (k = k0; k <= a && n < 64; k++) {
                     rframe_t *g = frm(rc, k);
@@ -6062,66 +6101,8 @@ static void pair_watch(cr_recon_t *rc, long a)
                 }
                 rc->pw_max[i][j] = rc->pw_min[i][j] = d; /* decided either way: watch anew */
                 rc->pw_tmin[i][j] = f->t;
-                if (n < 5)
+                if (n < 5 || !pair_touched(rc, ts, rx, ry, ds, n, tn, sp, &tc))
                     continue;
-                /* the distance's V */
-                tv = vee_fit(ts, ds, n, fmax(ts[0], tn - 0.1), fmin(ts[n - 1], tn + 0.05), sp, 2, &h, &se_h, sl, se_sl);
-                vee_ok = fabs(h - 2.0 * rc->R) <= 1.0 + 2.0 * se_h && sl[0] > 3.0 * se_sl[0] && sl[1] > 3.0 * se_sl[1];
-                /* the relative motion's bend, where they came nearest give
-                 * or take two frames (another bend in the window, a
-                 * contact with a third ball moments before, is not this
-                 * one) */
-                tc = rel_kink(ts, rx, ry, n, fmax(ts[0], tn - 2.0 * rc->dt), fmin(ts[n - 1], tn + 2.0 * rc->dt), sp, c,
-                              u, w, &se_c, &se_dv, &sse);
-                cl = hypot(c[0], c[1]);
-                if (isfinite(tc) && cl > 0.0) {
-                    double un = (u[0] * c[0] + u[1] * c[1]) / cl, wn = (w[0] * c[0] + w[1] * c[1]) / cl;
-
-                    /* the errors from the scatter about the fit when it is
-                     * wider than the fits' own sigmas say (two balls side
-                     * by side, their fits jittering against each other) */
-                    if (sse / (2.0 * n - 6.0) > sp * sp) {
-                        double kse = sqrt(sse / (2.0 * n - 6.0)) / sp;
-
-                        se_c *= kse;
-                        se_dv *= kse;
-                    }
-                    dn = wn - un;
-                    /* no change along the line of centres: no blow */
-                    unbent = dn < 1.5 * se_dv;
-                    /* closing before, parting after, the change along the
-                     * line of centres significant, and the bend where they
-                     * touch: by the fit, and by the sample nearest it in
-                     * time (pieces fitted across another bend, a
-                     * cushion's, can meet at 2R where the balls were seen
-                     * far apart) */
-                    bent = un < 0.0 && wn > 0.0 && dn > 4.0 * se_dv &&
-                           fabs(cl - 2.0 * rc->R) <= rc->p.contact_tol_mm + 2.0 * se_c;
-                    for (k = 0, kq = 0; k < n; k++)
-                        if (fabs(ts[k] - tc) < fabs(ts[kq] - tc))
-                            kq = (int)k;
-                    bent = bent && ds[kq] - 2.0 * rc->R <= rc->p.contact_tol_mm + 3.0 * sp +
-                                                               fmax(hypot(u[0], u[1]), hypot(w[0], w[1])) *
-                                                                   fabs(ts[kq] - tc);
-                }
-                /* a V at 2R that the relative motion does not deny, or a
-                 * bend clear enough to stand alone (two balls seen leaning
-                 * together as they touch put the V's vertex short of 2R) */
-                if (!((vee_ok && !unbent) || (bent && dn > 6.0 * se_dv)))
-                    continue;
-                if (bent) {
-                    /* when the way in reached 2R (|c + u s| = 2R, the
-                     * earlier root): the bend's own time falls late when
-                     * the pieces meet short of 2R */
-                    double qa = u[0] * u[0] + u[1] * u[1], qb = 2.0 * (c[0] * u[0] + c[1] * u[1]),
-                           qc = cl * cl - 4.0 * rc->R * rc->R, disc = qb * qb - 4.0 * qa * qc, t2;
-
-                    t2 = qa > 0.0 && disc >= 0.0 ? tc + (-qb - sqrt(disc)) / (2.0 * qa) : NAN;
-                    if (isfinite(t2) && fabs(t2 - tc) <= rc->dt)
-                        tc = t2;
-                } else {
-                    tc = tv;
-                }
                 {
                     double vi[2], vj[2];
                     int hi_ball, lo_ball;

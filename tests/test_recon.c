@@ -796,7 +796,8 @@ static void test_kiss_back_off_a_cushion(void)
 
 /* Balls seen leaning together as they touch (a detector's fits of two
  * balls nearly touching are drawn toward each other: on the 720p30 review
- * films the two pieces of their relative motion met 1-3.5 mm short of 2R):
+ * films the two pieces of their relative motion met 1.7-3.1 mm short of 2R
+ * where the distance's V was refused):
  * the distance's V then turns short of 2R, and the kisses of
  * kiss_back_cases() seen with a 1.5 mm lean at 30 fps were found in 8 of
  * 28; the bend of their relative motion, along the line of centres, finds

@@ -4370,7 +4370,10 @@ static void bounce_after_blow(cr_recon_t *rc, const change_t *c, int k, double t
         must_reach = reaches_near_cushion(rc, vb * -bin, gap);
         if (!(bin < -0.2 && (seen_back || must_reach)))
             continue;
-        if (must_reach)
+        /* the ball crossed the gap at the speed the blow gave it; the
+         * speed it is seen leaving with is after the cushion took its
+         * share (a contact timed by it comes late) */
+        if (must_reach || vb > sp)
             sp = vb;
         t = tc + (sp > 1.0 ? gap / (sp * -bin) : 0.0);
         if (!inward_contact(rc, c->ball, r, tc, d, &t)) {
@@ -4487,7 +4490,9 @@ static void cushion_in_kink(cr_recon_t *rc, const change_t *c, int k, double tc)
 
 /* An onset that a collision already emitted explains (the other ball's
  * kink came first). A ball resting near a cushion that leaves it the other
- * way than the blow sent it has bounced off that cushion in between. */
+ * way than the blow sent it has bounced off that cushion in between: timed
+ * from the blow by bounce_after_blow(); where that finds no contact, at the
+ * speed the ball is seen leaving with (which the cushion has cut: late). */
 static bool explained_already(cr_recon_t *rc, change_t *c)
 {
     int k, r;
@@ -4505,6 +4510,17 @@ static bool explained_already(cr_recon_t *rc, change_t *c)
         ly = c->y - e->y;
         ll = hypot(lx, ly);
         sp = hypot(c->vout[0], c->vout[1]);
+        {
+            /* the bounce, timed from the blow (bounce_after_blow()); the
+             * reading below only where that finds none */
+            int hk = e->a == c->ball ? e->b : e->a;
+            double before[CR_RAIL_COUNT];
+
+            memcpy(before, rc->b[c->ball].t_cush, sizeof(before));
+            bounce_after_blow(rc, c, hk, e->t);
+            if (memcmp(before, rc->b[c->ball].t_cush, sizeof(before)) != 0)
+                ll = 0;
+        }
         for (r = 0; r < CR_RAIL_COUNT && ll > 0 && sp > 0; r++) {
             double d = rail_dist(rc, r, c->x, c->y);
             double nx = r == CR_RAIL_HEAD ? 1 : r == CR_RAIL_FOOT ? -1 : 0, ny = r == CR_RAIL_LEFT ? 1 : r == CR_RAIL_RIGHT ? -1 : 0;
@@ -4521,7 +4537,6 @@ static bool explained_already(cr_recon_t *rc, change_t *c)
                 break;
             }
         }
-        bounce_after_blow(rc, c, e->a == c->ball ? e->b : e->a, e->t);
         c->done = true;
         return true;
     }

@@ -1105,6 +1105,67 @@ static void test_cushion_after_thin_cut(void)
         printf("\n  cushion after a thin cut: %d of %d timed within a frame", found, total);
 }
 
+/* The cue ball comes off a cushion at 45 degrees into an object ball
+ * waiting 12-30 mm out along its way off, at 1000-1600 mm/s, at 30 fps: it
+ * meets the ball 14-53 ms after the cushion, often with one sighting
+ * between. The collision is timed on the cue ball's way between the two
+ * blows (between_blows(): the line from where its way in met the cushion
+ * through those sightings), not on its segment after the cushion's kink,
+ * fitted over samples after both blows: timed so, q 11 came 46 ms early
+ * and q 1, 2, 6 and 7 15-28 ms late; on the way between, 8 ms or less.
+ * q 10's collision is reported 38 ms early, before the cushion, either
+ * way (not understood: a known miss). */
+static void test_cushion_then_ball(void)
+{
+    static rcase_t c;
+    int found = 0, total = 0, hits = 0;
+    const double pi = 3.14159265358979323846;
+
+    for (int q = 0; q < 12; q++) {
+        setup_t s;
+        const cr_event_t *tc, *tk;
+        const double gap = 12.0 + 6.0 * (q % 4), sp = 1000.0 + 300.0 * (q / 4), hd = 45.0 * pi / 180.0;
+        const double cy = 1270.0 - 28.575, cx = 300.0 + (cy - 600.0) / tan(hd);
+
+        memset(&s, 0, sizeof(s));
+        s.fps = 30.0;
+        s.balls[0] = (cr_ball_pos_t){0, 300.0, 600.0};
+        s.balls[1] = (cr_ball_pos_t){1, cx + (2.0 * 28.575 + gap) * cos(hd), cy - (2.0 * 28.575 + gap) * sin(hd)};
+        s.n = 2;
+        s.speed = sp;
+        s.heading_deg = 45.0;
+        s.seed = 6101 + (uint64_t)q;
+        CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+        tk = find(c.truth, c.nt, CR_EV_COLLISION, -1, NULL);
+        tc = find(c.truth, c.nt, CR_EV_CUSHION, 0, NULL);
+        if (!tc || !tk || tk->t < tc->t)
+            continue;
+        total++;
+        for (int k = 0; k < c.ng; k++)
+            if (c.got[k].type == CR_EV_CUSHION && c.got[k].ball == 0 && c.got[k].rail == tc->rail &&
+                fabs(c.got[k].t - tc->t) <= 1.0 / s.fps) {
+                found++;
+                break;
+            }
+        if (find_pair(c.got, c.ng, 0, 1, tk->t, 1.0 / s.fps))
+            hits++;
+        if (getenv("LEAN_DEBUG")) {
+            const cr_event_t *g = find_pair(c.got, c.ng, 0, 1, NAN, 0);
+
+            printf("\n   q %d cushion %.4f blow %.4f (reported %+.1f ms):", q, tc->t, tk->t,
+                   g ? 1000 * (g->t - tk->t) : NAN);
+            for (int k = 0; k < c.ng; k++)
+                if (c.got[k].type == CR_EV_CUSHION && c.got[k].ball == 0)
+                    printf(" %.4f (%+.1f ms)", c.got[k].t, 1000 * (c.got[k].t - tc->t));
+        }
+    }
+    CU_ASSERT(total >= 10);
+    CU_ASSERT(found == total);
+    CU_ASSERT(hits >= total - 1);
+    if (found < total || hits < total - 1 || getenv("LEAN_DEBUG"))
+        printf("\n  cushion then ball: %d of %d cushions, %d collisions timed within a frame", found, total, hits);
+}
+
 /* An object ball a few centimetres off a cushion, cut into it: it reaches
  * the cushion two or three frames after the collision. Each contact is
  * timed from the motion into it (the cue ball's path before the collision
@@ -5235,6 +5296,7 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "a ball struck off a near cushion is timed by the blow", test_struck_off_a_near_cushion_timed) ||
         !CU_add_test(s, "a cushion just after a collision", test_cushion_after_collision) ||
         !CU_add_test(s, "a cushion just after a thin cut", test_cushion_after_thin_cut) ||
+        !CU_add_test(s, "a cushion just before a collision", test_cushion_then_ball) ||
         !CU_add_test(s, "a ball struck into a near cushion (120 fps)", test_struck_into_near_cushion) ||
         !CU_add_test(s, "a contact with a pocket's jaw", test_jaw_contact) ||
         !CU_add_test(s, "straight into a corner pocket: no jaw", test_straight_into_corner) ||

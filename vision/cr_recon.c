@@ -3906,10 +3906,79 @@ static bool gone_may_hit(cr_recon_t *rc, int k, double t_lo)
            (frame_ok(rc, bk->last_seen) && frm(rc, bk->last_seen)->t >= t_lo);
 }
 
+/* The cushion a hitter came off on its way to the ball it struck
+ * (between_blows()): rail -1 when none. */
+typedef struct {
+    int rail;
+    double t, x, y;
+} hit_turn_t;
+
+/* Ball k's path between two blows a frame or so apart: it turned at t_k
+ * (its segment `in` ends there; at a cushion when that path reached one
+ * within a frame of t_k, from there) and struck another ball at about t_on.
+ * Its segment after t_k is fitted over the samples after both blows and
+ * misses the ball it struck (a late contact, or none); its way between is
+ * the line from the turn through its sightings in (t_k, t_on], raw (one
+ * often: at 30 fps the cue ball off a cushion meets a ball waiting a few
+ * centimetres out within a frame). False when none was seen there, or the
+ * line is faster than the way in (neither a cushion nor a blow speeds a
+ * ball up). */
+static bool between_blows(cr_recon_t *rc, int k, const seg_t *in, double t_k, double t_on, seg_t *out, int *rail)
+{
+    double tc = t_k, cx, cy, vin[2], sxx = 0, sx[2] = {0, 0}, best = rc->dt;
+    long q, e = last_frame(rc, rc->next);
+    int n = 0;
+
+    *rail = -1;
+    for (int r = 0; r < CR_RAIL_COUNT; r++) {
+        double tr = rail_time(rc, in, r, t_k - rc->dt, t_k + rc->dt);
+
+        if (isfinite(tr) && fabs(tr - t_k) <= best) {
+            best = fabs(tr - t_k);
+            tc = tr;
+            *rail = r;
+        }
+    }
+    if (!(tc < t_on))
+        return false;
+    seg_eval(in, tc, &cx, &cy);
+    seg_vel(in, tc, &vin[0], &vin[1]);
+    for (q = e; frame_ok(rc, q) && frm(rc, q)->t > tc; q--) {
+        const rframe_t *g = frm(rc, q);
+        double u = g->t - tc;
+
+        if (g->t > t_on + 0.25 * rc->dt || g->st[k] != OB_SEEN || u < 0.1 * rc->dt)
+            continue;
+        sxx += u * u;
+        sx[0] += u * (g->rx[k] - cx);
+        sx[1] += u * (g->ry[k] - cy);
+        n++;
+    }
+    if (n == 0)
+        return false;
+    memset(out, 0, sizeof(*out));
+    out->t0 = tc;
+    out->tr = tc;
+    out->p[0] = cx;
+    out->p[1] = cy;
+    out->v[0] = sx[0] / sxx;
+    out->v[1] = sx[1] / sxx;
+    out->n = n;
+    if (*rail >= 0) {
+        /* a cushion turns the normal velocity from into it to off it */
+        double nx, ny;
+
+        rail_normal(*rail, &nx, &ny);
+        if (!(vin[0] * nx + vin[1] * ny < 0 && out->v[0] * nx + out->v[1] * ny > 0))
+            *rail = -1;
+    }
+    return hypot(out->v[0], out->v[1]) <= 1.2 * hypot(vin[0], vin[1]) + 100.0;
+}
+
 /* Ball k's candidate as the one that hit ball c->ball. Returns a score
  * (lower is better; INFINITY when impossible) and the contact time. */
 static double hitter_score(cr_recon_t *rc, const change_t *c, int k, bool allow_pending, double *t_out,
-                           bool *frozen_out)
+                           bool *frozen_out, hit_turn_t *turn)
 {
     rball_t *bk = &rc->b[k];
     const seg_t *cands[3];
@@ -3961,6 +4030,9 @@ static double hitter_score(cr_recon_t *rc, const change_t *c, int k, bool allow_
     for (q = 0; q < nc; q++) {
         bool fr;
         double dmin, tmin, tc, sc, ax, ay, bx, by;
+        seg_t bb;
+        const seg_t *path = cands[q]; /* the hitter's way to the contact */
+        int bb_rail = -1;
 
         double lo = c->t - back, hi = c->t + 2.0 * rc->dt, se;
         bool starts_inside = false, early = false;
@@ -3991,6 +4063,20 @@ static double hitter_score(cr_recon_t *rc, const change_t *c, int k, bool allow_
                 tc2 = contact_time(&c->before, &pb, lo, hi, 2.0 * rc->R, &fr2, &d2, &t2);
                 if (isfinite(tc2) && !fr2)
                     tc = tc2;
+            }
+        }
+        if (q + 1 < nc && !cands[q]->rest && !cands[q + 1]->rest &&
+            cands[q]->t0 > c->t - 2.0 * rc->dt && (!isfinite(tc) || (!fr && tc > c->t + 0.25 * rc->dt)) &&
+            between_blows(rc, k, cands[q + 1], cands[q]->t0, c->t, &bb, &bb_rail)) {
+            /* turned a frame or so before the blow: its way between the
+             * two blows (between_blows()) */
+            bool fr2;
+            double d2, t2, tc2 = contact_time(&c->before, &bb, fmax(lo, bb.t0), hi, 2.0 * rc->R, &fr2, &d2, &t2);
+
+            if (isfinite(tc2) && !fr2) {
+                tc = tc2;
+                fr = false;
+                path = &bb;
             }
         }
         if (!isfinite(tc)) {
@@ -4032,7 +4118,7 @@ static double hitter_score(cr_recon_t *rc, const change_t *c, int k, bool allow_
         if (!moving && !pending)
             sc += 1.0;
         /* the struck ball leaves along the line of centres */
-        seg_eval(cands[q], tc, &ax, &ay);
+        seg_eval(path, tc, &ax, &ay);
         seg_eval(&c->before, tc, &bx, &by);
         if (c->kind == CH_KINK) {
             double vi[2], dv[2], lx = bx - ax, ly = by - ay, ll = hypot(lx, ly), nd;
@@ -4069,7 +4155,7 @@ static double hitter_score(cr_recon_t *rc, const change_t *c, int k, bool allow_
             if (!pending && !fr) {
                 double hv[2];
 
-                seg_vel(cands[q], tc, &hv[0], &hv[1]);
+                seg_vel(path, tc, &hv[0], &hv[1]);
                 if (2.0 * hypot(hv[0], hv[1]) + 300.0 < hypot(c->vout[0], c->vout[1]))
                     continue;
             }
@@ -4089,6 +4175,13 @@ static double hitter_score(cr_recon_t *rc, const change_t *c, int k, bool allow_
             best = sc;
             *t_out = tc;
             *frozen_out = fr;
+            turn->rail = -1;
+            if (path == &bb) {
+                turn->rail = bb_rail;
+                turn->t = bb.t0;
+                turn->x = bb.p[0];
+                turn->y = bb.p[1];
+            }
         }
     }
     return best;
@@ -4699,6 +4792,7 @@ static bool explain_collision(cr_recon_t *rc, change_t *c, bool allow_pending)
     int k, best_k;
     double best = INFINITY, best_t = c->t, t = c->t;
     bool best_fr = false, fr = false;
+    hit_turn_t best_turn = {-1, 0, 0, 0};
 
     if (explained_already(rc, c))
         return true;
@@ -4709,15 +4803,17 @@ static bool explain_collision(cr_recon_t *rc, change_t *c, bool allow_pending)
     best_k = -1;
     for (k = 0; k < NB; k++) {
         double sc;
+        hit_turn_t turn = {-1, 0, 0, 0};
 
         if (k == c->ball)
             continue;
-        sc = hitter_score(rc, c, k, allow_pending, &t, &fr);
+        sc = hitter_score(rc, c, k, allow_pending, &t, &fr, &turn);
         if (sc < best) {
             best = sc;
             best_k = k;
             best_t = t;
             best_fr = fr;
+            best_turn = turn;
         }
     }
     if (best_k < 0)
@@ -4782,6 +4878,10 @@ static bool explain_collision(cr_recon_t *rc, change_t *c, bool allow_pending)
             bounce_after_blow(rc, c, best_k, best_t);
         else
             cushion_in_kink(rc, c, best_k, best_t);
+        /* the hitter's way came off a cushion (between_blows()): that
+         * contact too, which its V cannot time (the way out is a frame) */
+        if (best_turn.rail >= 0 && best_turn.t < best_t)
+            emit_cushion(rc, best_k, (cr_rail_t)best_turn.rail, best_turn.t, best_turn.x, best_turn.y);
     }
     c->done = true;
     return true;

@@ -3543,7 +3543,7 @@ static void rail_watch(cr_recon_t *rc, int i, long a)
              * the distance has just risen has one or two) */
             double tc = rail_contact_time(rc, i, r, last_frame(rc, a), b->rw_tmin[r], lo, pl, sig(rc, f->s[i]), false, &ok, NULL), x, y;
 
-            if (!ok) /* that sample after another blow: up to frame a */
+            if (!ok && last_frame(rc, a) != a) /* that sample after another blow: up to frame a */
                 tc = rail_contact_time(rc, i, r, a, b->rw_tmin[r], lo, pl, sig(rc, f->s[i]), false, &ok, NULL);
             if (!ok) /* a slow contact: more samples either side */
                 tc = rail_contact_time(rc, i, r, a, b->rw_tmin[r], lo, pl, sig(rc, f->s[i]), true, &ok, NULL);
@@ -4428,11 +4428,13 @@ static void rebound_waiting(cr_recon_t *rc, double t)
  * moving away from it has been to the cushion and back in between (it is
  * all over within a frame or two when the gap is small): the cushion
  * contact, when the ball, sent along the line of centres from hitter k at
- * tc, covered the gap to R from the nose line. */
-static void bounce_after_blow(cr_recon_t *rc, const change_t *c, int k, double tc)
+ * tc, covered the gap to R from the nose line. Returns whether it found
+ * one. */
+static bool bounce_after_blow(cr_recon_t *rc, const change_t *c, int k, double tc)
 {
     double hx, hy, lx, ly, ll, sp, mv[2], vb;
     int r;
+    bool found = false;
 
     ball_pos_at(rc, k, tc, &hx, &hy);
     lx = c->x - hx;
@@ -4443,12 +4445,12 @@ static void bounce_after_blow(cr_recon_t *rc, const change_t *c, int k, double t
     if (hypot(mv[0], mv[1]) < 0.5) {
         sp = hypot(c->vout[0], c->vout[1]);
         if (!(sp > 0))
-            return;
+            return false;
         mv[0] = c->vout[0] / sp;
         mv[1] = c->vout[1] / sp;
     }
     if (!(ll > 0))
-        return;
+        return false;
     lx /= ll;
     ly /= ll;
     sp = hypot(c->vout[0], c->vout[1]);
@@ -4499,7 +4501,9 @@ static void bounce_after_blow(cr_recon_t *rc, const change_t *c, int k, double t
             continue;
         emit_cushion(rc, c->ball, (cr_rail_t)r, t, x, y);
         rebound_check(rc, c, k, tc, r);
+        found = true;
     }
+    return found;
 }
 
 /* Ball i's contact with rail r at t, found in a collision's kink at tc
@@ -4617,17 +4621,10 @@ static bool explained_already(cr_recon_t *rc, change_t *c)
         ly = c->y - e->y;
         ll = hypot(lx, ly);
         sp = hypot(c->vout[0], c->vout[1]);
-        {
-            /* the bounce, timed from the blow (bounce_after_blow()); the
-             * reading below only where that finds none */
-            int hk = e->a == c->ball ? e->b : e->a;
-            double before[CR_RAIL_COUNT];
-
-            memcpy(before, rc->b[c->ball].t_cush, sizeof(before));
-            bounce_after_blow(rc, c, hk, e->t);
-            if (memcmp(before, rc->b[c->ball].t_cush, sizeof(before)) != 0)
-                ll = 0;
-        }
+        /* the bounce, timed from the blow; the reading below only where
+         * that finds none */
+        if (bounce_after_blow(rc, c, e->a == c->ball ? e->b : e->a, e->t))
+            ll = 0;
         for (r = 0; r < CR_RAIL_COUNT && ll > 0 && sp > 0; r++) {
             double d = rail_dist(rc, r, c->x, c->y);
             double nx = r == CR_RAIL_HEAD ? 1 : r == CR_RAIL_FOOT ? -1 : 0, ny = r == CR_RAIL_LEFT ? 1 : r == CR_RAIL_RIGHT ? -1 : 0;

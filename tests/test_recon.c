@@ -1527,6 +1527,50 @@ static void play_into_the_1(rcase_t *c, double fps, double x1, double y1, double
     CU_ASSERT_EQUAL_FATAL(play(&s, c), 0);
 }
 
+/* Slow cuts: the cue ball at 250-450 mm/s cuts the 1 at 50-80 degrees from
+ * 15-24 cm, at 30, 60 and 120 fps (90 set-ups; 13 miss the 1). The 1
+ * leaves slowly, its start is dated late, and the contact found from the
+ * paths can be frames late; refine_contact() then fits both balls'
+ * samples on a grid of times around it, and when the best time lay at the
+ * grid's edge it kept the contact as found. The grid is now widened
+ * once, to twice its span: of these cases three are retimed nearer the
+ * truth (5.0 -> 2.7 frames, 4.1 -> 3.6, 1.8 -> 1.3), none farther, the mean
+ * error over those found 1.03 -> 0.98 frame. Slow cuts stay badly timed
+ * (22 of 60 over a frame off); the cue balls that reach the 1 creeping
+ * (17 here, 0.8-1.9 s after the stroke) find no contact, the weakness
+ * test_creeping_contacts() bounds. The bounds hold what is reached. */
+static void test_slow_cuts(void)
+{
+    static rcase_t c;
+    static const double fps_list[3] = {30.0, 60.0, 120.0};
+    double sum = 0;
+    int n = 0, missing = 0;
+
+    for (int q = 0; q < 90; q++) {
+        const cr_event_t *tc, *gc;
+        double cut = (50.0 + 5.0 * (q % 7)) * 3.14159265358979323846 / 180.0, dist = 150.0 + 30.0 * (q % 4);
+
+        play_into_the_1(&c, fps_list[q % 3], 1000.0 + dist + 57.15 * cos(cut), 600.0 + 57.15 * sin(cut),
+                        250.0 + 50.0 * (q % 5), 2601 + (uint64_t)q);
+        tc = first_cue_contact(c.truth, c.nt, NULL);
+        gc = first_cue_contact(c.got, c.ng, NULL);
+        if (!tc)
+            continue;
+        if (!gc) {
+            missing++;
+            continue;
+        }
+        CU_ASSERT_EQUAL(other(gc), 1);
+        sum += fabs(gc->t - tc->t) * fps_list[q % 3];
+        n++;
+    }
+    CU_ASSERT(n >= 60);
+    CU_ASSERT(missing <= 17);
+    CU_ASSERT(n > 0 && sum / n <= 1.0);
+    if (n < 60 || missing > 17 || (n > 0 && sum / n > 1.0))
+        printf("\n  %d contacts found, %d missed, mean error %.2f frame", n, missing, n > 0 ? sum / n : 0.0);
+}
+
 /* Soft contacts: the cue ball rolled at 300-420 mm/s into the 1 from 12-18
  * cm away, at 30, 60 and 120 fps. Until the kink at the contact is found,
  * the cue ball's fitted path runs over it, bent by the samples after it
@@ -5300,6 +5344,7 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "a ball struck into one resting a few millimetres off", test_struck_into_a_near_ball) ||
         !CU_add_test(s, "soft contacts timed before the hitter's kink", test_soft_contacts) ||
         !CU_add_test(s, "thin cuts: a hitter found touching came from afar", test_thin_cuts) ||
+        !CU_add_test(s, "slow cuts: a best time at the grid's edge looks wider", test_slow_cuts) ||
         !CU_add_test(s, "creeping contacts (a weakness, bounded)", test_creeping_contacts) ||
         !CU_add_test(s, "a contact a few millimetres away follows its stroke", test_contact_before_stroke) ||
         !CU_add_test(s, "the rebound's second contact with draw on the cue ball", test_rebound_with_draw) ||

@@ -1036,17 +1036,33 @@ static double refine_contact(cr_recon_t *rc, int a, int b, double t0)
         contact_samples(rc, who[q], fmax(t0 - 0.2, approach_start(rc, s[q])), t0 + 0.1, &cs[q]);
     }
     sp = hypot(cs[0].sig, cs[1].sig);
-    for (g = 0; g <= NG; g++) {
-        double tc = t0 + span * (2.0 * g / NG - 1.0), pa[2], pb[2], dd;
+    for (int wide = 0; wide < 2; wide++) {
+        best = INFINITY;
+        gb = -1;
+        for (g = 0; g <= NG; g++) {
+            double tc = t0 + span * (2.0 * g / NG - 1.0), pa[2], pb[2], dd;
 
-        eg[g] = piece_fit(&cs[0], tc, rc->p.accel_max_mm_s2, pa) + piece_fit(&cs[1], tc, rc->p.accel_max_mm_s2, pb);
-        if (!isfinite(eg[g]))
-            continue;
-        dd = hypot(pa[0] - pb[0], pa[1] - pb[1]) - 2.0 * rc->R;
-        eg[g] += dd * dd / (sp * sp);
-        if (eg[g] < best) {
-            best = eg[g];
-            gb = g;
+            eg[g] = piece_fit(&cs[0], tc, rc->p.accel_max_mm_s2, pa) + piece_fit(&cs[1], tc, rc->p.accel_max_mm_s2, pb);
+            if (!isfinite(eg[g]))
+                continue;
+            dd = hypot(pa[0] - pb[0], pa[1] - pb[1]) - 2.0 * rc->R;
+            eg[g] += dd * dd / (sp * sp);
+            if (eg[g] < best) {
+                best = eg[g];
+                gb = g;
+            }
+        }
+        if (wide || (gb != 0 && gb != NG))
+            break;
+        /* the best at the grid's edge: the grid twice as wide, unless
+         * another contact of either ball lies in it */
+        span *= 2.0;
+        for (q = 0; q < 2; q++) {
+            if (recent_involves(rc, who[q], t0, span))
+                return t0;
+            for (int r = 0; r < CR_RAIL_COUNT; r++)
+                if (rc->b[who[q]].t_cush[r] != 0 && fabs(rc->b[who[q]].t_cush[r] - t0) <= span)
+                    return t0;
         }
     }
     if (gb <= 0 || gb >= NG || !isfinite(eg[gb - 1]) || !isfinite(eg[gb + 1]))

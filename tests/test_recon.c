@@ -1527,6 +1527,15 @@ static void play_into_the_1(rcase_t *c, double fps, double x1, double y1, double
     CU_ASSERT_EQUAL_FATAL(play(&s, c), 0);
 }
 
+/* The cue ball at speed cutting the 1 at cut_deg from dist mm: the 1
+ * placed so that the ghost ball lies on the cue ball's line. */
+static void play_cut_into_the_1(rcase_t *c, double fps, double dist, double cut_deg, double speed, uint64_t seed)
+{
+    const double cut = cut_deg * 3.14159265358979323846 / 180.0;
+
+    play_into_the_1(c, fps, 1000.0 + dist + 57.15 * cos(cut), 600.0 + 57.15 * sin(cut), speed, seed);
+}
+
 /* Slow cuts: the cue ball at 250-450 mm/s cuts the 1 at 50-80 degrees from
  * 15-24 cm, at 30, 60 and 120 fps (90 set-ups; 13 miss the 1). The 1
  * leaves slowly, its start is dated late, and the contact found from the
@@ -1548,10 +1557,9 @@ static void test_slow_cuts(void)
 
     for (int q = 0; q < 90; q++) {
         const cr_event_t *tc, *gc;
-        double cut = (50.0 + 5.0 * (q % 7)) * 3.14159265358979323846 / 180.0, dist = 150.0 + 30.0 * (q % 4);
 
-        play_into_the_1(&c, fps_list[q % 3], 1000.0 + dist + 57.15 * cos(cut), 600.0 + 57.15 * sin(cut),
-                        250.0 + 50.0 * (q % 5), 2601 + (uint64_t)q);
+        play_cut_into_the_1(&c, fps_list[q % 3], 150.0 + 30.0 * (q % 4), 50.0 + 5.0 * (q % 7), 250.0 + 50.0 * (q % 5),
+                            2601 + (uint64_t)q);
         tc = first_cue_contact(c.truth, c.nt, NULL);
         gc = first_cue_contact(c.got, c.ng, NULL);
         if (!tc)
@@ -1625,12 +1633,10 @@ static void test_thin_cuts(void)
 
     for (int q = 0; q < 60; q++) {
         const cr_event_t *tc, *gc;
-        double cut = (70.0 + 2.0 * (q % 7)) * 3.14159265358979323846 / 180.0, dist = 300.0 + 20.0 * (q % 5);
         double fps = fps_list[q % 3];
 
-        /* the 1 placed so that the ghost ball lies on the cue ball's line */
-        play_into_the_1(&c, fps, 1000.0 + dist + 57.15 * cos(cut), 600.0 + 57.15 * sin(cut), 600.0 + 100.0 * (q % 4),
-                        1501 + (uint64_t)q);
+        play_cut_into_the_1(&c, fps, 300.0 + 20.0 * (q % 5), 70.0 + 2.0 * (q % 7), 600.0 + 100.0 * (q % 4),
+                            1501 + (uint64_t)q);
         first_contacts_with_1(&c, &tc, &gc, NULL);
         if (gc->confidence < 0.9) {
             printf("\n  case %d (%.0f fps): a doubtful contact (%.1f) at %.4f, the truth's at %.4f", q, fps,

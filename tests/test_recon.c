@@ -1579,6 +1579,56 @@ static void test_slow_cuts(void)
         printf("\n  %d contacts found, %d missed, mean error %.2f frame", n, missing, n > 0 ? sum / n : 0.0);
 }
 
+/* Slow cuts of a ball resting beside another: as in test_slow_cuts() (45
+ * set-ups, 300-400 mm/s, 50-70 degrees), with the 2 resting 0.75 mm off
+ * the 1, square to the way the 1 leaves, so that the 1 leaves it and the 2
+ * stays. refine_contact() took a resting ball within 2R + contact_tol of
+ * a third for a rack that passes the blow on, and kept the contact found
+ * from the paths (1080p60 clip 03's 8, struck by the 10 beside the resting
+ * 9 after a break, 17.5 ms late); a third ball that stayed where it rested
+ * through the grid's span, as far as seen, passed nothing on, and the
+ * contact is refined. Of the 41 contacts found: mean error 1.21 -> 0.95
+ * frame, over a frame off 23 -> 17. */
+static void test_slow_cuts_beside_a_ball(void)
+{
+    static rcase_t c;
+    static const double fps_list[3] = {30.0, 60.0, 120.0};
+    double sum = 0;
+    int n = 0, far = 0;
+
+    for (int q = 0; q < 45; q++) {
+        const double fps = fps_list[q % 3], cut = (50.0 + 5.0 * (q % 5)) * 3.14159265358979323846 / 180.0;
+        const double dist = 150.0 + 30.0 * (q % 4), x1 = 1000.0 + dist + 57.15 * cos(cut), y1 = 600.0 + 57.15 * sin(cut);
+        const cr_event_t *tc, *gc;
+        setup_t s;
+        double e;
+
+        memset(&s, 0, sizeof(s));
+        s.fps = fps;
+        s.balls[0] = (cr_ball_pos_t){0, 1000.0, 600.0};
+        s.balls[1] = (cr_ball_pos_t){1, x1, y1};
+        s.balls[2] = (cr_ball_pos_t){2, x1 - 57.9 * sin(cut), y1 + 57.9 * cos(cut)};
+        s.n = 3;
+        s.speed = 300.0 + 50.0 * (q % 3);
+        s.seed = 2701 + (uint64_t)q;
+        CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+        tc = first_cue_contact(c.truth, c.nt, NULL);
+        gc = first_cue_contact(c.got, c.ng, NULL);
+        if (!tc || other(tc) != 1 || !gc)
+            continue;
+        CU_ASSERT_EQUAL(other(gc), 1);
+        e = fabs(gc->t - tc->t) * fps;
+        sum += e;
+        far += e > 1.0;
+        n++;
+    }
+    CU_ASSERT(n >= 40);
+    CU_ASSERT(n > 0 && sum / n <= 1.0);
+    CU_ASSERT(far <= 18);
+    if (n < 40 || (n > 0 && sum / n > 1.0) || far > 18)
+        printf("\n  %d contacts found, mean error %.2f frame, %d over a frame", n, n > 0 ? sum / n : 0.0, far);
+}
+
 /* Soft contacts: the cue ball rolled at 300-420 mm/s into the 1 from 12-18
  * cm away, at 30, 60 and 120 fps. Until the kink at the contact is found,
  * the cue ball's fitted path runs over it, bent by the samples after it
@@ -5351,6 +5401,7 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "soft contacts timed before the hitter's kink", test_soft_contacts) ||
         !CU_add_test(s, "thin cuts: a hitter found touching came from afar", test_thin_cuts) ||
         !CU_add_test(s, "slow cuts: a best time at the grid's edge looks wider", test_slow_cuts) ||
+        !CU_add_test(s, "slow cuts beside a resting ball", test_slow_cuts_beside_a_ball) ||
         !CU_add_test(s, "creeping contacts (a weakness, bounded)", test_creeping_contacts) ||
         !CU_add_test(s, "a contact a few millimetres away follows its stroke", test_contact_before_stroke) ||
         !CU_add_test(s, "the rebound's second contact with draw on the cue ball", test_rebound_with_draw) ||

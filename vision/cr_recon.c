@@ -976,6 +976,20 @@ static double piece_fit(const csamp_t *cs, double tc, double amax, double p[2])
     return sse;
 }
 
+/* Ball j rests on its segment o still, seen up to time t at least, with
+ * no change of it waiting to be explained. */
+static bool stayed_at_rest(cr_recon_t *rc, int j, const seg_t *o, double t)
+{
+    int q;
+
+    if (rc->b[j].state != B_REST || cur_seg(&rc->b[j]) != o || frm(rc, last_frame(rc, rc->next))->t < t)
+        return false;
+    for (q = 0; q < rc->nch; q++)
+        if (rc->ch[q].ball == j && !rc->ch[q].done)
+            return false;
+    return true;
+}
+
 /* The time of a contact between balls a and b found near t0, from their
  * raw samples: each ball's path is continuous at the contact and changes
  * its velocity there, and there the centres are 2R apart (how far that
@@ -1020,14 +1034,17 @@ static double refine_contact(cr_recon_t *rc, int a, int b, double t0)
             if (rc->b[who[q]].t_cush[r] != 0 && fabs(rc->b[who[q]].t_cush[r] - t0) <= span)
                 return t0;
         /* a resting ball touching another passes the blow on (a rack): its
-         * own start is no two-ball response */
+         * own start is no two-ball response; unless the other stayed where
+         * it rested through the span, as far as seen (nothing passed on:
+         * two balls that came to rest side by side, the one struck alone) */
         for (j = 0; j < NB && s[q]->rest; j++) {
             const seg_t *o;
 
             if (j == a || j == b || rc->b[j].nh == 0 || !on_table_state(rc->b[j].state))
                 continue;
             o = seg_at(&rc->b[j], t0 - span);
-            if (o->rest && hypot(o->p[0] - s[q]->p[0], o->p[1] - s[q]->p[1]) <= 2.0 * rc->R + rc->p.contact_tol_mm)
+            if (o->rest && hypot(o->p[0] - s[q]->p[0], o->p[1] - s[q]->p[1]) <= 2.0 * rc->R + rc->p.contact_tol_mm &&
+                !stayed_at_rest(rc, j, o, t0 + span))
                 return t0;
         }
     }

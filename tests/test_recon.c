@@ -1527,13 +1527,22 @@ static void play_into_the_1(rcase_t *c, double fps, double x1, double y1, double
     CU_ASSERT_EQUAL_FATAL(play(&s, c), 0);
 }
 
-/* The cue ball at speed cutting the 1 at cut_deg from dist mm: the 1
- * placed so that the ghost ball lies on the cue ball's line. */
+/* Where the 1 lies for the cue ball (at (1000, 600), heading along x) to
+ * cut it at cut (radians) from dist mm: the ghost ball on the cue ball's
+ * line. */
+static void cut_place(double dist, double cut, double *x1, double *y1)
+{
+    *x1 = 1000.0 + dist + 57.15 * cos(cut);
+    *y1 = 600.0 + 57.15 * sin(cut);
+}
+
+/* The cue ball at speed cutting the 1 at cut_deg from dist mm. */
 static void play_cut_into_the_1(rcase_t *c, double fps, double dist, double cut_deg, double speed, uint64_t seed)
 {
-    const double cut = cut_deg * 3.14159265358979323846 / 180.0;
+    double x1, y1;
 
-    play_into_the_1(c, fps, 1000.0 + dist + 57.15 * cos(cut), 600.0 + 57.15 * sin(cut), speed, seed);
+    cut_place(dist, cut_deg * 3.14159265358979323846 / 180.0, &x1, &y1);
+    play_into_the_1(c, fps, x1, y1, speed, seed);
 }
 
 /* Slow cuts: the cue ball at 250-450 mm/s cuts the 1 at 50-80 degrees from
@@ -1598,11 +1607,11 @@ static void test_slow_cuts_beside_a_ball(void)
 
     for (int q = 0; q < 45; q++) {
         const double fps = fps_list[q % 3], cut = (50.0 + 5.0 * (q % 5)) * 3.14159265358979323846 / 180.0;
-        const double dist = 150.0 + 30.0 * (q % 4), x1 = 1000.0 + dist + 57.15 * cos(cut), y1 = 600.0 + 57.15 * sin(cut);
         const cr_event_t *tc, *gc;
         setup_t s;
-        double e;
+        double e, x1, y1;
 
+        cut_place(150.0 + 30.0 * (q % 4), cut, &x1, &y1);
         memset(&s, 0, sizeof(s));
         s.fps = fps;
         s.balls[0] = (cr_ball_pos_t){0, 1000.0, 600.0};

@@ -976,6 +976,18 @@ static double piece_fit(const csamp_t *cs, double tc, double amax, double p[2])
     return sse;
 }
 
+/* Whether ball i has another contact within span of t0: a collision
+ * reported (recent_involves()) or a cushion. */
+static bool contact_near(const cr_recon_t *rc, int i, double t0, double span)
+{
+    if (recent_involves(rc, i, t0, span))
+        return true;
+    for (int r = 0; r < CR_RAIL_COUNT; r++)
+        if (rc->b[i].t_cush[r] != 0 && fabs(rc->b[i].t_cush[r] - t0) <= span)
+            return true;
+    return false;
+}
+
 /* Ball j rests on its segment o still, seen up to time t at least, with
  * no change of it waiting to be explained. */
 static bool stayed_at_rest(cr_recon_t *rc, int j, const seg_t *o, double t)
@@ -1024,15 +1036,12 @@ static double refine_contact(cr_recon_t *rc, int a, int b, double t0)
     if (s[0]->rest && s[1]->rest)
         return t0; /* neither moved into the contact: a push from a stroke or another ball */
     for (q = 0; q < 2; q++) {
-        int r, j;
+        int j;
 
         /* another contact of either ball inside the span (a close call, a
          * kiss off a cushion): its change is not this one's to take */
-        if (recent_involves(rc, who[q], t0, span))
+        if (contact_near(rc, who[q], t0, span))
             return t0;
-        for (r = 0; r < CR_RAIL_COUNT; r++)
-            if (rc->b[who[q]].t_cush[r] != 0 && fabs(rc->b[who[q]].t_cush[r] - t0) <= span)
-                return t0;
         /* a resting ball touching another passes the blow on (a rack): its
          * own start is no two-ball response; unless the other stayed where
          * it rested through the span, as far as seen (nothing passed on:
@@ -1074,13 +1083,8 @@ static double refine_contact(cr_recon_t *rc, int a, int b, double t0)
         /* the best at the grid's edge: the grid twice as wide, unless
          * another contact of either ball lies in it */
         span *= 2.0;
-        for (q = 0; q < 2; q++) {
-            if (recent_involves(rc, who[q], t0, span))
-                return t0;
-            for (int r = 0; r < CR_RAIL_COUNT; r++)
-                if (rc->b[who[q]].t_cush[r] != 0 && fabs(rc->b[who[q]].t_cush[r] - t0) <= span)
-                    return t0;
-        }
+        if (contact_near(rc, a, t0, span) || contact_near(rc, b, t0, span))
+            return t0;
     }
     if (gb <= 0 || gb >= NG || !isfinite(eg[gb - 1]) || !isfinite(eg[gb + 1]))
         return t0;
@@ -4632,6 +4636,33 @@ static void cushion_in_kink(cr_recon_t *rc, const change_t *c, int k, double tc)
     }
 }
 
+/* Ball c->ball, struck at rest by collision e, leaves a cushion within
+ * 1.5 R the other way than the blow sent it: that cushion's contact, at
+ * the speed the ball is seen leaving with (which the cushion has cut: a
+ * late time). */
+static void bounce_seen_leaving(cr_recon_t *rc, const change_t *c, const recent_t *e)
+{
+    const double lx = c->x - e->x, ly = c->y - e->y, ll = hypot(lx, ly), sp = hypot(c->vout[0], c->vout[1]);
+
+    for (int r = 0; r < CR_RAIL_COUNT && ll > 0 && sp > 0; r++) {
+        double d = rail_dist(rc, r, c->x, c->y), nx, ny, vin, vout;
+
+        rail_normal(r, &nx, &ny);
+        vin = (lx * nx + ly * ny) / ll;
+        vout = (c->vout[0] * nx + c->vout[1] * ny) / sp;
+        if (d < rc->R + 0.5 * rc->R && vin < -0.05 && vout > 0.05) {
+            double tc = e->t + fmax(0.0, d - rc->R) / sp, x = c->x, y = c->y;
+
+            if (r == CR_RAIL_HEAD || r == CR_RAIL_FOOT)
+                x = r == CR_RAIL_HEAD ? rc->R : rc->tab.length_mm - rc->R;
+            else
+                y = r == CR_RAIL_LEFT ? rc->R : rc->tab.width_mm - rc->R;
+            emit_cushion(rc, c->ball, (cr_rail_t)r, tc, x, y);
+            return;
+        }
+    }
+}
+
 /* An onset that a collision already emitted explains (the other ball's
  * kink came first). A ball resting near a cushion that leaves it the other
  * way than the blow sent it has bounced off that cushion in between: timed
@@ -4639,41 +4670,19 @@ static void cushion_in_kink(cr_recon_t *rc, const change_t *c, int k, double tc)
  * speed the ball is seen leaving with (which the cushion has cut: late). */
 static bool explained_already(cr_recon_t *rc, change_t *c)
 {
-    int k, r;
-
+    int k;
 
     if (c->kind != CH_ONSET)
         return false;
     for (k = rc->n_recent - 1; k >= 0; k--) {
         const recent_t *e = &rc->recent[k];
-        double lx, ly, ll, sp;
 
         if ((e->a != c->ball && e->b != c->ball) || e->t < c->t - 4.0 * rc->dt || e->t > c->t + 2.0 * rc->dt)
             continue;
-        lx = c->x - e->x;
-        ly = c->y - e->y;
-        ll = hypot(lx, ly);
-        sp = hypot(c->vout[0], c->vout[1]);
-        /* the bounce, timed from the blow; the reading below only where
-         * that finds none */
-        if (bounce_after_blow(rc, c, e->a == c->ball ? e->b : e->a, e->t))
-            ll = 0;
-        for (r = 0; r < CR_RAIL_COUNT && ll > 0 && sp > 0; r++) {
-            double d = rail_dist(rc, r, c->x, c->y);
-            double nx = r == CR_RAIL_HEAD ? 1 : r == CR_RAIL_FOOT ? -1 : 0, ny = r == CR_RAIL_LEFT ? 1 : r == CR_RAIL_RIGHT ? -1 : 0;
-            double vin = (lx * nx + ly * ny) / ll, vout = (c->vout[0] * nx + c->vout[1] * ny) / sp;
-
-            if (d < rc->R + 0.5 * rc->R && vin < -0.05 && vout > 0.05) {
-                double tc = e->t + fmax(0.0, d - rc->R) / sp, x = c->x, y = c->y;
-
-                if (r == CR_RAIL_HEAD || r == CR_RAIL_FOOT)
-                    x = r == CR_RAIL_HEAD ? rc->R : rc->tab.length_mm - rc->R;
-                else
-                    y = r == CR_RAIL_LEFT ? rc->R : rc->tab.width_mm - rc->R;
-                emit_cushion(rc, c->ball, (cr_rail_t)r, tc, x, y);
-                break;
-            }
-        }
+        /* the bounce, timed from the blow; by the speed seen leaving only
+         * where that finds none */
+        if (!bounce_after_blow(rc, c, e->a == c->ball ? e->b : e->a, e->t))
+            bounce_seen_leaving(rc, c, e);
         c->done = true;
         return true;
     }

@@ -1527,22 +1527,75 @@ static void play_into_the_1(rcase_t *c, double fps, double x1, double y1, double
     CU_ASSERT_EQUAL_FATAL(play(&s, c), 0);
 }
 
-/* Where the 1 lies for the cue ball (at (1000, 600), heading along x) to
- * cut it at cut (radians) from dist mm: the ghost ball on the cue ball's
- * line. */
-static void cut_place(double dist, double cut, double *x1, double *y1)
+/* The cue ball (at (1000, 600), heading along x) at speed cutting the 1 at
+ * cut_deg from dist mm: the 1 placed so that the ghost ball lies on the
+ * cue ball's line. With beside >= 0 the 2 rests that far off the 1, square
+ * to the way the 1 leaves (on the side away from the cue ball). */
+static void play_cut_into_the_1(rcase_t *c, double fps, double dist, double cut_deg, double speed, double beside,
+                                uint64_t seed)
 {
-    *x1 = 1000.0 + dist + 57.15 * cos(cut);
-    *y1 = 600.0 + 57.15 * sin(cut);
+    const double cut = cut_deg * 3.14159265358979323846 / 180.0;
+    const double x1 = 1000.0 + dist + 57.15 * cos(cut), y1 = 600.0 + 57.15 * sin(cut);
+    setup_t s;
+
+    memset(&s, 0, sizeof(s));
+    s.fps = fps;
+    s.balls[0] = (cr_ball_pos_t){0, 1000.0, 600.0};
+    s.balls[1] = (cr_ball_pos_t){1, x1, y1};
+    s.n = 2;
+    if (beside >= 0.0)
+        s.balls[s.n++] = (cr_ball_pos_t){2, x1 - (57.15 + beside) * sin(cut), y1 + (57.15 + beside) * cos(cut)};
+    s.speed = speed;
+    s.heading_deg = 0.0;
+    s.seed = seed;
+    CU_ASSERT_EQUAL_FATAL(play(&s, c), 0);
 }
 
-/* The cue ball at speed cutting the 1 at cut_deg from dist mm. */
-static void play_cut_into_the_1(rcase_t *c, double fps, double dist, double cut_deg, double speed, uint64_t seed)
+/* The error in frames at fps of c's first cue-ball contact, when the
+ * truth's is with the 1: 1 with it in *e, -1 when none was reported, 0
+ * when the truth's first contact is not with the 1. */
+static int first_contact_error(const rcase_t *c, double fps, double *e)
 {
-    double x1, y1;
+    const cr_event_t *tc = first_cue_contact(c->truth, c->nt, NULL), *gc;
 
-    cut_place(dist, cut_deg * 3.14159265358979323846 / 180.0, &x1, &y1);
-    play_into_the_1(c, fps, x1, y1, speed, seed);
+    if (!tc || other(tc) != 1)
+        return 0;
+    if (!(gc = first_cue_contact(c->got, c->ng, NULL)))
+        return -1;
+    CU_ASSERT_EQUAL(other(gc), 1);
+    *e = fabs(gc->t - tc->t) * fps;
+    return 1;
+}
+
+/* Slow cuts (play_cut_into_the_1()) at 30, 60 and 120 fps in turn, set-up
+ * q = 0..nq-1: from 150 + 30 (q % 4) mm, at 50 + 5 (q % cut_mod) degrees,
+ * at sp0 + 50 (q % sp_mod) mm/s, the 2 beside the 1 as `beside` says,
+ * seed seed0 + q. Counts the first contacts with the 1 found (*n), not
+ * found (*missing) and found over a frame off (*far); their mean error in
+ * frames (0 with none found). */
+static double slow_cut_cases(int nq, int cut_mod, double sp0, int sp_mod, double beside, uint64_t seed0, int *n,
+                             int *missing, int *far)
+{
+    static rcase_t c;
+    static const double fps_list[3] = {30.0, 60.0, 120.0};
+    double sum = 0;
+
+    *n = *missing = *far = 0;
+    for (int q = 0; q < nq; q++) {
+        double e;
+        int got;
+
+        play_cut_into_the_1(&c, fps_list[q % 3], 150.0 + 30.0 * (q % 4), 50.0 + 5.0 * (q % cut_mod),
+                            sp0 + 50.0 * (q % sp_mod), beside, seed0 + (uint64_t)q);
+        got = first_contact_error(&c, fps_list[q % 3], &e);
+        *missing += got < 0;
+        if (got > 0) {
+            sum += e;
+            *far += e > 1.0;
+            (*n)++;
+        }
+    }
+    return *n > 0 ? sum / *n : 0.0;
 }
 
 /* Slow cuts: the cue ball at 250-450 mm/s cuts the 1 at 50-80 degrees from
@@ -1559,33 +1612,14 @@ static void play_cut_into_the_1(rcase_t *c, double fps, double dist, double cut_
  * test_creeping_contacts() bounds. The bounds hold what is reached. */
 static void test_slow_cuts(void)
 {
-    static rcase_t c;
-    static const double fps_list[3] = {30.0, 60.0, 120.0};
-    double sum = 0;
-    int n = 0, missing = 0;
+    int n, missing, far;
+    const double mean = slow_cut_cases(90, 7, 250.0, 5, -1.0, 2601, &n, &missing, &far);
 
-    for (int q = 0; q < 90; q++) {
-        const cr_event_t *tc, *gc;
-
-        play_cut_into_the_1(&c, fps_list[q % 3], 150.0 + 30.0 * (q % 4), 50.0 + 5.0 * (q % 7), 250.0 + 50.0 * (q % 5),
-                            2601 + (uint64_t)q);
-        tc = first_cue_contact(c.truth, c.nt, NULL);
-        gc = first_cue_contact(c.got, c.ng, NULL);
-        if (!tc)
-            continue;
-        if (!gc) {
-            missing++;
-            continue;
-        }
-        CU_ASSERT_EQUAL(other(gc), 1);
-        sum += fabs(gc->t - tc->t) * fps_list[q % 3];
-        n++;
-    }
     CU_ASSERT(n >= 60);
     CU_ASSERT(missing <= 17);
-    CU_ASSERT(n > 0 && sum / n <= 1.0);
-    if (n < 60 || missing > 17 || (n > 0 && sum / n > 1.0))
-        printf("\n  %d contacts found, %d missed, mean error %.2f frame", n, missing, n > 0 ? sum / n : 0.0);
+    CU_ASSERT(n > 0 && mean <= 1.0);
+    if (n < 60 || missing > 17 || mean > 1.0)
+        printf("\n  %d contacts found, %d missed, mean error %.2f frame", n, missing, mean);
 }
 
 /* Slow cuts of a ball resting beside another: as in test_slow_cuts() (45
@@ -1600,42 +1634,14 @@ static void test_slow_cuts(void)
  * frame, over a frame off 23 -> 17. */
 static void test_slow_cuts_beside_a_ball(void)
 {
-    static rcase_t c;
-    static const double fps_list[3] = {30.0, 60.0, 120.0};
-    double sum = 0;
-    int n = 0, far = 0;
+    int n, missing, far;
+    const double mean = slow_cut_cases(45, 5, 300.0, 3, 0.75, 2701, &n, &missing, &far);
 
-    for (int q = 0; q < 45; q++) {
-        const double fps = fps_list[q % 3], cut = (50.0 + 5.0 * (q % 5)) * 3.14159265358979323846 / 180.0;
-        const cr_event_t *tc, *gc;
-        setup_t s;
-        double e, x1, y1;
-
-        cut_place(150.0 + 30.0 * (q % 4), cut, &x1, &y1);
-        memset(&s, 0, sizeof(s));
-        s.fps = fps;
-        s.balls[0] = (cr_ball_pos_t){0, 1000.0, 600.0};
-        s.balls[1] = (cr_ball_pos_t){1, x1, y1};
-        s.balls[2] = (cr_ball_pos_t){2, x1 - 57.9 * sin(cut), y1 + 57.9 * cos(cut)};
-        s.n = 3;
-        s.speed = 300.0 + 50.0 * (q % 3);
-        s.seed = 2701 + (uint64_t)q;
-        CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
-        tc = first_cue_contact(c.truth, c.nt, NULL);
-        gc = first_cue_contact(c.got, c.ng, NULL);
-        if (!tc || other(tc) != 1 || !gc)
-            continue;
-        CU_ASSERT_EQUAL(other(gc), 1);
-        e = fabs(gc->t - tc->t) * fps;
-        sum += e;
-        far += e > 1.0;
-        n++;
-    }
     CU_ASSERT(n >= 40);
-    CU_ASSERT(n > 0 && sum / n <= 1.0);
+    CU_ASSERT(n > 0 && mean <= 1.0);
     CU_ASSERT(far <= 18);
-    if (n < 40 || (n > 0 && sum / n > 1.0) || far > 18)
-        printf("\n  %d contacts found, mean error %.2f frame, %d over a frame", n, n > 0 ? sum / n : 0.0, far);
+    if (n < 40 || mean > 1.0 || far > 18)
+        printf("\n  %d contacts found, mean error %.2f frame, %d over a frame", n, mean, far);
 }
 
 /* Soft contacts: the cue ball rolled at 300-420 mm/s into the 1 from 12-18
@@ -1694,7 +1700,7 @@ static void test_thin_cuts(void)
         const cr_event_t *tc, *gc;
         double fps = fps_list[q % 3];
 
-        play_cut_into_the_1(&c, fps, 300.0 + 20.0 * (q % 5), 70.0 + 2.0 * (q % 7), 600.0 + 100.0 * (q % 4),
+        play_cut_into_the_1(&c, fps, 300.0 + 20.0 * (q % 5), 70.0 + 2.0 * (q % 7), 600.0 + 100.0 * (q % 4), -1.0,
                             1501 + (uint64_t)q);
         first_contacts_with_1(&c, &tc, &gc, NULL);
         if (gc->confidence < 0.9) {

@@ -3651,9 +3651,9 @@ static bool near_ball(const cr_recon_t *rc, int i, double x, double y, double t,
 
 /* A turn too gentle for one frame to show, where a ball could cause it (a
  * glancing kiss, a slow ball coming back off a cushion into the one it
- * left): the seen samples of ball i from some frame a0 up to a (frames
- * within DRIFT_S at least, twice that at most) each lie off the path its
- * samples before a0 give (six at least), by more than 3 sigmas of the
+ * left): the seen samples of ball i from some frame a0 up to a (the frames
+ * within DRIFT_S, two at least, up to twice as many) each lie off the path
+ * its samples before a0 give (six at least), by more than 3 sigmas of the
  * sample and of the path's extrapolation, kink_min_mm / 2, and what a
  * change of the cloth's friction can do since a0, all to one side; at a0
  * the ball was within reach of another rolling ball (2 R, contact_tol_mm
@@ -3664,7 +3664,7 @@ static bool near_ball(const cr_recon_t *rc, int i, double x, double y, double t,
 #define DRIFT_S 0.025
 static int drift_frames(const cr_recon_t *rc)
 {
-    return (int)lround(DRIFT_S / rc->dt);
+    return (int)fmax(2.0, (double)lround(DRIFT_S / rc->dt));
 }
 
 /* a: a frame ball i is seen in */
@@ -3675,8 +3675,8 @@ static long drift_start(cr_recon_t *rc, int i, long a, seg_t *before)
     long k, a0 = a;
     int n = 0;
 
-    if (m < 2 || !near_ball(rc, i, frm(rc, a)->x[i], frm(rc, a)->y[i], frm(rc, a)->t,
-                            2.0 * rc->R + rc->p.contact_tol_mm + rc->R))
+    if (!near_ball(rc, i, frm(rc, a)->x[i], frm(rc, a)->y[i], frm(rc, a)->t,
+                   2.0 * rc->R + rc->p.contact_tol_mm + rc->R))
         return a; /* the cheap test first: no ball near enough to turn it */
     for (k = a; k > b->seg_from + 6 && frame_ok(rc, k - 1) && n < 2 * m; k--) {
         double d0[2] = {0.0, 0.0}, x0, y0, off_max = 0.0;
@@ -4825,6 +4825,132 @@ static double chain_time(cr_recon_t *rc, int k, int j, const seg_t *rest_j, doub
     return tk + fmax(0.0, gap) / vu;
 }
 
+/* The velocity noise (two sigmas) of a line through ball i's samples seen
+ * in frames (k0, e] after time t: *n the samples, *k_first the earliest
+ * (-1 when none). */
+static double after_noise(cr_recon_t *rc, int i, double t, long e, int *n, long *k_first)
+{
+    double sg = 0.0;
+    long q;
+
+    *n = 0;
+    *k_first = -1;
+    for (q = e; frame_ok(rc, q) && frm(rc, q)->t > t; q--)
+        if (frm(rc, q)->st[i] == OB_SEEN) {
+            *k_first = q;
+            sg = fmax(sg, sig(rc, frm(rc, q)->s[i]));
+            (*n)++;
+        }
+    if (*n < 2)
+        return INFINITY;
+    return 2.0 * sqrt(2.0) * sg / (frm(rc, e)->t - frm(rc, *k_first)->t);
+}
+
+/* Whether ball k took a push from the turn of change c (a contact changes
+ * the velocities of two balls of equal mass by equal and opposite
+ * amounts): the turn is over two sigmas of its velocity's noise, and k's
+ * velocity over the frames seen after the turn, against the motion it had
+ * before (the line through its samples since its last change, a cushion
+ * met included: one just met may not have split its path yet), changed by
+ * a third of the turning ball's change at least, against it, and by over
+ * two sigmas of that change's noise. True when too little is seen after
+ * the turn to tell. */
+static bool took_push(cr_recon_t *rc, const change_t *c, int k)
+{
+    long e = last_frame(rc, rc->next), q, k0, ki, b0 = -1, b1 = -1;
+    double vb[2], va[2], vin[2], di[2], px, py, li, m, nk, ni, nb = 0.0;
+    int n, m_i;
+    const seg_t *sb;
+
+    nk = after_noise(rc, k, c->t, e, &n, &k0);
+    ni = after_noise(rc, c->ball, c->t, e, &m_i, &ki);
+    if (!isfinite(nk) || !isfinite(ni) || rc->b[k].nh == 0 ||
+        line_fit(rc, k, k0, e, c->t, &px, &py, &va[0], &va[1]) < 2)
+        return true;
+    seg_vel(&c->before, c->t, &vin[0], &vin[1]);
+    di[0] = c->vout[0] - vin[0];
+    di[1] = c->vout[1] - vin[1];
+    li = hypot(di[0], di[1]);
+    if (li <= ni)
+        return false; /* no turn beyond the noise */
+    sb = seg_at(&rc->b[k], c->t - rc->dt);
+    {
+        double lo = fmax(sb->t0, c->t - 4.0 * rc->dt), sg = 0.0;
+
+        for (int r = 0; r < CR_RAIL_COUNT; r++)
+            if (rc->b[k].t_cush[r] < c->t && rc->b[k].t_cush[r] > lo)
+                lo = rc->b[k].t_cush[r];
+        for (int j = 0; j < rc->n_recent; j++)
+            if ((rc->recent[j].a == k || rc->recent[j].b == k) && rc->recent[j].t < c->t && rc->recent[j].t > lo)
+                lo = rc->recent[j].t;
+        for (q = k0 - 1; frame_ok(rc, q) && frm(rc, q)->t > lo; q--)
+            if (frm(rc, q)->st[k] == OB_SEEN) {
+                if (b1 < 0)
+                    b1 = q;
+                b0 = q;
+                sg = fmax(sg, sig(rc, frm(rc, q)->s[k]));
+            }
+        if (sb->rest) {
+            vb[0] = vb[1] = 0.0;
+        } else {
+            if (b0 < 0 || b0 == b1 || line_fit(rc, k, b0, b1, c->t, &px, &py, &vb[0], &vb[1]) < 2)
+                return true; /* its way in is not seen since its last change */
+            nb = 2.0 * sqrt(2.0) * sg / (frm(rc, b1)->t - frm(rc, b0)->t);
+        }
+    }
+    m = -((va[0] - vb[0]) * di[0] + (va[1] - vb[1]) * di[1]) / li;
+    return m >= li / 3.0 && m > hypot(nk, nb);
+}
+
+/* The least distance between the centres of balls i and k as the tracker
+ * saw them (raw), less 2R, over the frames within w of t where both were
+ * seen, in *gap (INFINITY when none), and the sigma of that distance. */
+static double raw_gap(cr_recon_t *rc, int i, int k, double t, double w, double *gap)
+{
+    long q, e = last_frame(rc, rc->next);
+    double sg = 0.0;
+
+    *gap = INFINITY;
+    for (q = e; frame_ok(rc, q) && frm(rc, q)->t >= t - w - 1e-9; q--) {
+        const rframe_t *f = frm(rc, q);
+        double g;
+
+        if (f->t > t + w + 1e-9 || f->st[i] != OB_SEEN || f->st[k] != OB_SEEN)
+            continue;
+        g = hypot(f->rx[i] - f->rx[k], f->ry[i] - f->ry[k]) - 2.0 * rc->R;
+        if (g < *gap) {
+            *gap = g;
+            sg = hypot(sig(rc, f->s[i]), sig(rc, f->s[k]));
+        }
+    }
+    return sg;
+}
+
+/* A gentle turn found over several frames (drift_start()) is a glancing
+ * contact: the ball that touched it came nearest it about then, and the
+ * turn's own time is as good as the hitter's path (bent, as often, by a
+ * blow of its own not yet split off). Ball k, whose hitter score is sc and
+ * contact time *t: seen within reach of the turning ball within a frame of
+ * the turn (contact_tol_mm and three sigmas) it scores under 1, the nearer
+ * the lower; not seen there, sc + 1; seen only further off, not at all.
+ * Where the turn is sought over two frames though DRIFT_S is under one and
+ * a half (30 fps and slower: the path before, fitted on few samples far
+ * apart, strays further by then), the turn must also be the push k took
+ * (took_push()). Its time is its path's while that is within a frame of
+ * the turn's, else the turn's. */
+static double drift_score(cr_recon_t *rc, const change_t *c, int k, double sc, double *t)
+{
+    double g, s = raw_gap(rc, c->ball, k, c->t, rc->dt, &g);
+
+    if (!isfinite(g))
+        return sc + 1.0;
+    if (g > rc->p.contact_tol_mm + 3.0 * s || (lround(DRIFT_S / rc->dt) < 2 && !took_push(rc, c, k)))
+        return INFINITY;
+    if (fabs(*t - c->t) > rc->dt)
+        *t = c->t;
+    return 0.1 * fmax(g, 0.0) / s + 0.01 * sc;
+}
+
 /* Explains a change by a collision; returns true when it found one. */
 static bool explain_collision(cr_recon_t *rc, change_t *c, bool allow_pending)
 {
@@ -4847,6 +4973,8 @@ static bool explain_collision(cr_recon_t *rc, change_t *c, bool allow_pending)
         if (k == c->ball)
             continue;
         sc = hitter_score(rc, c, k, allow_pending, &t, &fr, &turn);
+        if (c->drift && isfinite(sc) && !fr)
+            sc = drift_score(rc, c, k, sc, &t);
         if (sc < best) {
             best = sc;
             best_k = k;

@@ -6301,8 +6301,9 @@ static bool pair_touched(const cr_recon_t *rc, const double *ts, const double *r
             se_dv *= kse;
         }
         dn = wn - un;
-        /* no change along the line of centres: no blow */
-        unbent = dn < 1.5 * se_dv;
+        /* no change along the line of centres beyond two standard errors
+         * (noise alone passes 1.5 in one pass of 15): no blow */
+        unbent = dn < 2.0 * se_dv;
         /* closing before, parting after, the change along the line of
          * centres significant, and the bend where they touch: by the fit,
          * and by the sample nearest it in time (pieces fitted across

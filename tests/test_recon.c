@@ -3562,6 +3562,50 @@ static void test_waver_beside_a_ball_at_the_stroke(void)
     rfix_end_one_still_stroke(&f, strokes, moving);
 }
 
+/* A ball struck along the foot cushion rolls beside it, 1-6 mm short of
+ * touching, and stops there, at 200-800 mm/s, its fits jittering by 1 mm,
+ * at 30, 60 and 120 fps (120 rolls each): it never touched the cushion. A
+ * ball that stops within a sigma of touching, having come from further
+ * off, was driven to it (came_to_rest_on_cushion()); where it came from was
+ * read off its last segment's fit at the segment's start, seconds back,
+ * where a fit of its last quarter second says nothing: 33 of the 360 rolls
+ * read as cushion contacts (15, 10 and 8). From the segment before it
+ * (here, the ball's rest before the stroke), 8. */
+static void test_rolled_beside_a_cushion(void)
+{
+    int made = 0;
+
+    for (int v = 0; v < 3; v++) {
+        const double fps = v == 0 ? 30.0 : v == 1 ? 60.0 : 120.0;
+
+        for (int q = 0; q < 120; q++) {
+            const double gap = 1.0 + (q % 6), v0 = 200.0 + 200.0 * ((q / 6) % 4), dec = 100.0, t0 = 1.0;
+            const double xr = 2540.0 - CR_BALL_RADIUS_MM;
+            int n;
+            rfix_t f;
+
+            rfix_open(&f, fps, 3000 + (uint64_t)q);
+            for (int k = 0; k < (int)((t0 + v0 / dec + 1.5) * fps); k++) {
+                const double t = k / fps, u = fmin(fmax(t - t0, 0.0), v0 / dec);
+                const bool rolling = t > t0 && u < v0 / dec;
+
+                rfix_frame(&f, t, k);
+                rfix_ball(&f, 0, 0, 600.0, 600.0 - 300.0 * fmin(fmax(t0 - t, 0.0), t0 - 0.5), 0.3, 0.4);
+                rfix_ball(&f, 1, 1, xr - gap, 150.0 + v0 * u - 0.5 * dec * u * u, rolling ? 1.0 : 0.3,
+                          rolling ? 1.0 : 0.4);
+                CU_ASSERT_EQUAL_FATAL(cr_recon_push(f.rc, f.fr, f.out, 128, &n), 0);
+                made += count(f.out, n, CR_EV_CUSHION, 1);
+            }
+            CU_ASSERT_EQUAL(cr_recon_finish(f.rc, f.out, 128, &n), 0);
+            made += count(f.out, n, CR_EV_CUSHION, 1);
+            rfix_close(&f);
+        }
+    }
+    CU_ASSERT(made <= 10);
+    if (made > 10)
+        printf("\n  %d cushion contacts made up over 360 rolls beside it", made);
+}
+
 /* A ball rolls slowly up to a cushion and stops against it (60 fps): it
  * touched the cushion ("driven to a rail", RULES.md 6.3), though it never
  * comes off it: one cushion event on that rail, about when it got there. */
@@ -5537,6 +5581,8 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "a slow ball beside does not send the cue ball off fast", test_slow_ball_is_no_hitter) ||
         !CU_add_test(s, "a wavering fit is no hitter between shots", test_waver_is_no_hitter_between_shots) ||
         !CU_add_test(s, "a ball rolled up to a cushion touched it", test_rolled_up_to_a_cushion) ||
+        !CU_add_test(s, "a ball rolled beside a cushion and stopped there touched nothing",
+                     test_rolled_beside_a_cushion) ||
         !CU_add_test(s, "a rolling ball's fit that glitches is no touch, a push is", test_rolling_ball_glitch_or_touch) ||
         !CU_add_test(s, "a waver beside a ball between shots is no ball still moving",
                      test_waver_beside_a_ball_at_the_stroke) ||

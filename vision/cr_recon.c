@@ -3609,18 +3609,35 @@ static void came_to_rest_on_cushion(cr_recon_t *rc, int i, const seg_t *s, doubl
     rball_t *b = &rc->b[i];
     const double lim = rc->R + rc->p.frozen_mm + (b->sig_run > 0 ? b->sig_run : rc->p.sigma_floor_mm);
     double x0, y0;
+    long k, e = last_frame(rc, rc->next);
     int r;
 
     if (s->rest || !(ts > s->t0))
         return;
-    seg_eval(s, s->t0, &x0, &y0);
+    {
+        /* where it was when the segment began: the end of the segment
+         * before (its rest, or its way up to this one's start), not this
+         * segment's fit, whose last fit_window_s of samples say little of
+         * where it was seconds earlier */
+        double end;
+        const seg_t *p = seg_back(b, 1, &end);
+
+        if (p && b->nh >= 2 && fabs(end - s->t0) < 1e-9)
+            seg_eval(p, s->t0, &x0, &y0);
+        else
+            seg_eval(s, s->t0, &x0, &y0);
+    }
     for (r = 0; r < CR_RAIL_COUNT; r++) {
-        double t, tc = ts, x, y;
+        double t, tc = ts, x, y, lo = fmax(s->t0, ts - 2.0 * rc->p.fit_window_s);
 
         if (cush_dist(rc, r, mx, my) > lim || cush_dist(rc, r, x0, y0) <= lim + 2.0 * rc->p.still_mm ||
             b->t_cush[r] >= s->t0 - rc->dt)
             continue;
-        for (t = s->t0; t <= ts; t += 0.25 * rc->dt) {
+        /* when its path reached touching, over the last two fit windows
+         * before it stopped (the fit over-reaches seconds back); touching
+         * already where they begin, its first sighting since the segment
+         * began as near the cushion as it rests */
+        for (t = lo; t <= ts; t += 0.25 * rc->dt) {
             seg_eval(s, t, &x, &y);
             if (cush_dist(rc, r, x, y) <= rc->R) {
                 tc = t;
@@ -3628,6 +3645,19 @@ static void came_to_rest_on_cushion(cr_recon_t *rc, int i, const seg_t *s, doubl
             }
         }
         seg_eval(s, tc, &x, &y);
+        for (k = frame_from(rc, e, s->t0, RING - 2); tc == lo && lo > s->t0 && k <= e; k++) {
+            const rframe_t *g = frm(rc, k);
+
+            if (g->t < s->t0 || g->st[i] != OB_SEEN)
+                continue;
+            if (g->t > ts)
+                break;
+            if (cush_dist(rc, r, g->x[i], g->y[i]) <= lim) {
+                tc = g->t;
+                x = g->x[i];
+                y = g->y[i];
+            }
+        }
         emit_cushion(rc, i, (cr_rail_t)r, tc, x, y);
     }
 }

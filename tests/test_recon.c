@@ -1587,8 +1587,10 @@ static void test_straight_into_corner(void)
 }
 
 /* Plays the cue ball from (1000, 600) straight along +x at speed into the
- * 1 at (x1, y1), filmed at fps: the families of soft and thin contacts. */
-static void play_into_the_1(rcase_t *c, double fps, double x1, double y1, double speed, uint64_t seed)
+ * 1 at (x1, y1), filmed at fps, the 2 resting at two (NULL: none): the
+ * families of soft, thin and cut contacts. */
+static void play_along_x(rcase_t *c, double fps, double x1, double y1, const double two[2], double speed,
+                         uint64_t seed)
 {
     setup_t s;
 
@@ -1597,10 +1599,17 @@ static void play_into_the_1(rcase_t *c, double fps, double x1, double y1, double
     s.balls[0] = (cr_ball_pos_t){0, 1000.0, 600.0};
     s.balls[1] = (cr_ball_pos_t){1, x1, y1};
     s.n = 2;
+    if (two)
+        s.balls[s.n++] = (cr_ball_pos_t){2, two[0], two[1]};
     s.speed = speed;
     s.heading_deg = 0.0;
     s.seed = seed;
     CU_ASSERT_EQUAL_FATAL(play(&s, c), 0);
+}
+
+static void play_into_the_1(rcase_t *c, double fps, double x1, double y1, double speed, uint64_t seed)
+{
+    play_along_x(c, fps, x1, y1, NULL, speed, seed);
 }
 
 /* The cue ball (at (1000, 600), heading along x) at speed cutting the 1 at
@@ -1612,19 +1621,9 @@ static void play_cut_into_the_1(rcase_t *c, double fps, double dist, double cut_
 {
     const double cut = cut_deg * 3.14159265358979323846 / 180.0;
     const double x1 = 1000.0 + dist + 57.15 * cos(cut), y1 = 600.0 + 57.15 * sin(cut);
-    setup_t s;
+    const double two[2] = {x1 - (57.15 + beside) * sin(cut), y1 + (57.15 + beside) * cos(cut)};
 
-    memset(&s, 0, sizeof(s));
-    s.fps = fps;
-    s.balls[0] = (cr_ball_pos_t){0, 1000.0, 600.0};
-    s.balls[1] = (cr_ball_pos_t){1, x1, y1};
-    s.n = 2;
-    if (beside >= 0.0)
-        s.balls[s.n++] = (cr_ball_pos_t){2, x1 - (57.15 + beside) * sin(cut), y1 + (57.15 + beside) * cos(cut)};
-    s.speed = speed;
-    s.heading_deg = 0.0;
-    s.seed = seed;
-    CU_ASSERT_EQUAL_FATAL(play(&s, c), 0);
+    play_along_x(c, fps, x1, y1, beside >= 0.0 ? two : NULL, speed, seed);
 }
 
 /* The error in frames at fps of c's first cue-ball contact, when the

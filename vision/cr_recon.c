@@ -3615,17 +3615,14 @@ static void came_to_rest_on_cushion(cr_recon_t *rc, int i, const seg_t *s, doubl
     if (s->rest || !(ts > s->t0))
         return;
     {
-        /* where it was when the segment began: the end of the segment
-         * before (its rest, or its way up to this one's start), not this
-         * segment's fit, whose last fit_window_s of samples say little of
-         * where it was seconds earlier */
+        /* where it was when the segment (its current one) began: the end
+         * of the segment before (its rest, or its way up to this one's
+         * start), not this segment's fit, whose last fit_window_s of
+         * samples say little of where it was seconds earlier */
         double end;
         const seg_t *p = seg_back(b, 1, &end);
 
-        if (p && b->nh >= 2 && fabs(end - s->t0) < 1e-9)
-            seg_eval(p, s->t0, &x0, &y0);
-        else
-            seg_eval(s, s->t0, &x0, &y0);
+        seg_eval(p ? p : s, s->t0, &x0, &y0);
     }
     for (r = 0; r < CR_RAIL_COUNT; r++) {
         double t, tc = ts, x, y, lo = fmax(s->t0, ts - 2.0 * rc->p.fit_window_s);
@@ -3645,19 +3642,21 @@ static void came_to_rest_on_cushion(cr_recon_t *rc, int i, const seg_t *s, doubl
             }
         }
         seg_eval(s, tc, &x, &y);
-        for (k = frame_from(rc, e, s->t0, RING - 2); tc == lo && lo > s->t0 && k <= e; k++) {
-            const rframe_t *g = frm(rc, k);
+        if (tc == lo && lo > s->t0)
+            for (k = frame_from(rc, e, s->t0, RING - 2); k <= e; k++) {
+                const rframe_t *g = frm(rc, k);
 
-            if (g->t < s->t0 || g->st[i] != OB_SEEN)
-                continue;
-            if (g->t > ts)
-                break;
-            if (cush_dist(rc, r, g->x[i], g->y[i]) <= lim) {
-                tc = g->t;
-                x = g->x[i];
-                y = g->y[i];
+                if (g->t < s->t0 || g->st[i] != OB_SEEN)
+                    continue;
+                if (g->t > ts)
+                    break;
+                if (cush_dist(rc, r, g->x[i], g->y[i]) <= lim) {
+                    tc = g->t;
+                    x = g->x[i];
+                    y = g->y[i];
+                    break;
+                }
             }
-        }
         emit_cushion(rc, i, (cr_rail_t)r, tc, x, y);
     }
 }
@@ -3692,9 +3691,16 @@ static bool near_ball(const cr_recon_t *rc, int i, double x, double y, double t,
  * (rail_watch() times those contacts). Returns the latest such a0, with that path in *before;
  * else a. */
 #define DRIFT_S 0.025
+/* Whether DRIFT_S spans fewer than two frames (30 fps and slower): the
+ * turn is then sought over two, longer than DRIFT_S. */
+static bool drift_stretched(const cr_recon_t *rc)
+{
+    return lround(DRIFT_S / rc->dt) < 2;
+}
+
 static int drift_frames(const cr_recon_t *rc)
 {
-    return (int)fmax(2.0, (double)lround(DRIFT_S / rc->dt));
+    return drift_stretched(rc) ? 2 : (int)lround(DRIFT_S / rc->dt);
 }
 
 /* a: a frame ball i is seen in */
@@ -4855,25 +4861,28 @@ static double chain_time(cr_recon_t *rc, int k, int j, const seg_t *rest_j, doub
     return tk + fmax(0.0, gap) / vu;
 }
 
-/* The velocity noise (two sigmas) of a line through ball i's samples seen
- * in frames (k0, e] after time t: *n the samples, *k_first the earliest
- * (-1 when none). */
-static double after_noise(cr_recon_t *rc, int i, double t, long e, int *n, long *k_first)
+/* Ball i's sightings in the frames up to e with times in (lo, hi]: their
+ * count, the earliest and latest frame (-1 when none) and the velocity
+ * noise (two sigmas) of a line through them (INFINITY for fewer than two). */
+static double seen_line_noise(cr_recon_t *rc, int i, double lo, double hi, long e, int *n, long *k_first,
+                              long *k_last)
 {
     double sg = 0.0;
     long q;
 
     *n = 0;
-    *k_first = -1;
-    for (q = e; frame_ok(rc, q) && frm(rc, q)->t > t; q--)
-        if (frm(rc, q)->st[i] == OB_SEEN) {
+    *k_first = *k_last = -1;
+    for (q = e; frame_ok(rc, q) && frm(rc, q)->t > lo; q--)
+        if (frm(rc, q)->t <= hi && frm(rc, q)->st[i] == OB_SEEN) {
+            if (*k_last < 0)
+                *k_last = q;
             *k_first = q;
             sg = fmax(sg, sig(rc, frm(rc, q)->s[i]));
             (*n)++;
         }
     if (*n < 2)
         return INFINITY;
-    return 2.0 * sqrt(2.0) * sg / (frm(rc, e)->t - frm(rc, *k_first)->t);
+    return 2.0 * sqrt(2.0) * sg / (frm(rc, *k_last)->t - frm(rc, *k_first)->t);
 }
 
 /* Whether ball k took a push from the turn of change c (a contact changes
@@ -4887,15 +4896,15 @@ static double after_noise(cr_recon_t *rc, int i, double t, long e, int *n, long 
  * the turn to tell. */
 static bool took_push(cr_recon_t *rc, const change_t *c, int k)
 {
-    long e = last_frame(rc, rc->next), q, k0, ki, b0 = -1, b1 = -1;
-    double vb[2], va[2], vin[2], di[2], px, py, li, m, nk, ni, nb = 0.0;
-    int n, m_i;
-    const seg_t *sb;
+    const long e = last_frame(rc, rc->next);
+    const seg_t *sb = rc->b[k].nh > 0 ? seg_at(&rc->b[k], c->t - rc->dt) : NULL;
+    double vb[2] = {0.0, 0.0}, va[2], vin[2], di[2], px, py, li, m, nk, ni, nb = 0.0, lo;
+    long k0, k1;
+    int n;
 
-    nk = after_noise(rc, k, c->t, e, &n, &k0);
-    ni = after_noise(rc, c->ball, c->t, e, &m_i, &ki);
-    if (!isfinite(nk) || !isfinite(ni) || rc->b[k].nh == 0 ||
-        line_fit(rc, k, k0, e, c->t, &px, &py, &va[0], &va[1]) < 2)
+    ni = seen_line_noise(rc, c->ball, c->t, INFINITY, e, &n, &k0, &k1);
+    nk = seen_line_noise(rc, k, c->t, INFINITY, e, &n, &k0, &k1);
+    if (!sb || !isfinite(nk) || !isfinite(ni) || line_fit(rc, k, k0, k1, c->t, &px, &py, &va[0], &va[1]) < 2)
         return true;
     seg_vel(&c->before, c->t, &vin[0], &vin[1]);
     di[0] = c->vout[0] - vin[0];
@@ -4903,30 +4912,18 @@ static bool took_push(cr_recon_t *rc, const change_t *c, int k)
     li = hypot(di[0], di[1]);
     if (li <= ni)
         return false; /* no turn beyond the noise */
-    sb = seg_at(&rc->b[k], c->t - rc->dt);
-    {
-        double lo = fmax(sb->t0, c->t - 4.0 * rc->dt), sg = 0.0;
-
+    if (!sb->rest) {
+        /* its way in since its last change */
+        lo = fmax(sb->t0, c->t - 4.0 * rc->dt);
         for (int r = 0; r < CR_RAIL_COUNT; r++)
             if (rc->b[k].t_cush[r] < c->t && rc->b[k].t_cush[r] > lo)
                 lo = rc->b[k].t_cush[r];
         for (int j = 0; j < rc->n_recent; j++)
             if ((rc->recent[j].a == k || rc->recent[j].b == k) && rc->recent[j].t < c->t && rc->recent[j].t > lo)
                 lo = rc->recent[j].t;
-        for (q = k0 - 1; frame_ok(rc, q) && frm(rc, q)->t > lo; q--)
-            if (frm(rc, q)->st[k] == OB_SEEN) {
-                if (b1 < 0)
-                    b1 = q;
-                b0 = q;
-                sg = fmax(sg, sig(rc, frm(rc, q)->s[k]));
-            }
-        if (sb->rest) {
-            vb[0] = vb[1] = 0.0;
-        } else {
-            if (b0 < 0 || b0 == b1 || line_fit(rc, k, b0, b1, c->t, &px, &py, &vb[0], &vb[1]) < 2)
-                return true; /* its way in is not seen since its last change */
-            nb = 2.0 * sqrt(2.0) * sg / (frm(rc, b1)->t - frm(rc, b0)->t);
-        }
+        nb = seen_line_noise(rc, k, lo, c->t, e, &n, &k0, &k1);
+        if (!isfinite(nb) || line_fit(rc, k, k0, k1, c->t, &px, &py, &vb[0], &vb[1]) < 2)
+            return true; /* its way in is not seen since its last change */
     }
     m = -((va[0] - vb[0]) * di[0] + (va[1] - vb[1]) * di[1]) / li;
     return m >= li / 3.0 && m > hypot(nk, nb);
@@ -4963,10 +4960,9 @@ static double raw_gap(cr_recon_t *rc, int i, int k, double t, double w, double *
  * contact time *t: seen within reach of the turning ball within a frame of
  * the turn (contact_tol_mm and three sigmas) it scores under 1, the nearer
  * the lower; not seen there, sc + 1; seen only further off, not at all.
- * Where the turn is sought over two frames though DRIFT_S is under one and
- * a half (30 fps and slower: the path before, fitted on few samples far
- * apart, strays further by then), the turn must also be the push k took
- * (took_push()). Its time is its path's while that is within a frame of
+ * Where the turn is sought over more than DRIFT_S (drift_stretched(): the
+ * path before, fitted on few samples far apart, strays further by then),
+ * the turn must also be the push k took (took_push()). Its time is its path's while that is within a frame of
  * the turn's, else the turn's. */
 static double drift_score(cr_recon_t *rc, const change_t *c, int k, double sc, double *t)
 {
@@ -4974,7 +4970,7 @@ static double drift_score(cr_recon_t *rc, const change_t *c, int k, double sc, d
 
     if (!isfinite(g))
         return sc + 1.0;
-    if (g > rc->p.contact_tol_mm + 3.0 * s || (lround(DRIFT_S / rc->dt) < 2 && !took_push(rc, c, k)))
+    if (g > rc->p.contact_tol_mm + 3.0 * s || (drift_stretched(rc) && !took_push(rc, c, k)))
         return INFINITY;
     if (fabs(*t - c->t) > rc->dt)
         *t = c->t;

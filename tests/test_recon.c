@@ -814,25 +814,27 @@ static void test_kiss_seen_leaning(void)
         printf("\n  %d of %d second contacts found, %d shots with extra contacts", found2, truth2, extra);
 }
 
-/* Shots on random layouts (the cue ball into the 1, five object balls
- * scattered over the foot half, fixed seeds) at 30 fps, the fits' noise
- * as a 720p detector's: of the truth's contacts between two balls both set
- * rolling by earlier ones (most still rolling; the cue ball after the
- * stroke), those reported within a frame, the pair right; every contact
- * reported within a frame of the truth's; and those reported that are no
- * contact of the truth's within a frame. A glancing contact between two
- * rolling balls turns each too gently for one frame to show at 30 fps:
- * found once the frames after it are weighed together (drift_start(),
- * with its floor of two frames), the one that touched it the ball seen
- * nearest that took the push (drift_score(), took_push()); before, 42 of
- * 56 such contacts were found, 830 of 860 in all, 13 made up. */
-static void test_rolling_balls_glance(void)
+/* What random_shots() counts. */
+typedef struct {
+    int mm, mm_found; /* contacts between two balls both set rolling by earlier ones; reported within a frame */
+    int all, all_found; /* all the truth's contacts between two balls; reported within a frame */
+    int made_up; /* reported contacts that are none of the truth's within a frame */
+    double err_sum; /* summed timing error of those reported within a frame, s */
+    int first, first_found; /* first contacts of the cue ball; reported within a frame */
+    double first_err_sum; /* their summed timing error, s */
+} shot_counts_t;
+
+/* 500 shots on random layouts (the cue ball into the 1, five object balls
+ * scattered over the foot half, fixed seeds) filmed at fps, the fits'
+ * noise as a 720p detector's: counts the truth's contacts between two
+ * balls and those reported within a frame, the pair right. */
+static void random_shots(double fps, shot_counts_t *n)
 {
     static rcase_t c;
-    int mm = 0, mm_found = 0, all = 0, all_found = 0, made_up = 0;
-    const double fps = 30.0;
 
+    memset(n, 0, sizeof(*n));
     for (int q = 0; q < 500; q++) {
+        const cr_event_t *tf;
         setup_t s;
         double th;
 
@@ -859,9 +861,10 @@ static void test_rolling_balls_glance(void)
         s.tip_b = (urand() - 0.5) * 0.6;
         s.seed = 500 + (uint64_t)q;
         CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+        tf = first_cue_contact(c.truth, c.nt, NULL);
         for (int k = 0; k < c.nt; k++) {
-            const cr_event_t *e = &c.truth[k];
-            bool rolled_a = e->a == 0, rolled_b = e->b == 0, got;
+            const cr_event_t *e = &c.truth[k], *g;
+            bool rolled_a = e->a == 0, rolled_b = e->b == 0;
 
             if (e->type != CR_EV_COLLISION)
                 continue;
@@ -870,24 +873,75 @@ static void test_rolling_balls_glance(void)
                     rolled_a = rolled_a || c.truth[j].a == e->a || c.truth[j].b == e->a;
                     rolled_b = rolled_b || c.truth[j].a == e->b || c.truth[j].b == e->b;
                 }
-            got = find_pair(c.got, c.ng, e->a, e->b, e->t, 1.0 / fps) != NULL;
-            all++;
-            all_found += got;
+            g = find_pair(c.got, c.ng, e->a, e->b, e->t, 1.0 / fps);
+            n->all++;
+            n->first += e == tf;
+            if (g) {
+                n->all_found++;
+                n->err_sum += fabs(g->t - e->t);
+                if (e == tf) {
+                    n->first_found++;
+                    n->first_err_sum += fabs(g->t - e->t);
+                }
+            }
             if (rolled_a && rolled_b) {
-                mm++;
-                mm_found += got;
+                n->mm++;
+                n->mm_found += g != NULL;
             }
         }
         for (int k = 0; k < c.ng; k++)
-            made_up += c.got[k].type == CR_EV_COLLISION &&
-                       !find_pair(c.truth, c.nt, c.got[k].a, c.got[k].b, c.got[k].t, 1.0 / fps);
+            n->made_up += c.got[k].type == CR_EV_COLLISION &&
+                          !find_pair(c.truth, c.nt, c.got[k].a, c.got[k].b, c.got[k].t, 1.0 / fps);
     }
-    CU_ASSERT(mm >= 50);
-    CU_ASSERT(mm_found >= 46);
-    CU_ASSERT(all_found >= 833);
-    CU_ASSERT(made_up <= 13);
-    if (mm_found < 46 || all_found < 833 || made_up > 13)
-        printf("\n  rolling balls: %d of %d found; all: %d of %d; %d made up", mm_found, mm, all_found, all, made_up);
+}
+
+/* Random shots (random_shots()) at 30 fps: of the truth's contacts between
+ * two balls both set rolling by earlier ones (most still rolling; the cue
+ * ball after the stroke), those reported within a frame, the pair right;
+ * every contact reported within a frame of the truth's; and those reported
+ * that are no contact of the truth's within a frame. A glancing contact
+ * between two rolling balls turns each too gently for one frame to show at
+ * 30 fps: found once the frames after it are weighed together
+ * (drift_start(), with its floor of two frames), the one that touched it
+ * the ball seen nearest that took the push (drift_score(), took_push());
+ * before, 42 of 56 such contacts were found, 830 of 860 in all, 13 made
+ * up. */
+static void test_rolling_balls_glance(void)
+{
+    shot_counts_t n;
+
+    random_shots(30.0, &n);
+    CU_ASSERT(n.mm >= 50);
+    CU_ASSERT(n.mm_found >= 46);
+    CU_ASSERT(n.all_found >= 833);
+    CU_ASSERT(n.made_up <= 13);
+    if (n.mm_found < 46 || n.all_found < 833 || n.made_up > 13)
+        printf("\n  rolling balls: %d of %d found; all: %d of %d; %d made up", n.mm_found, n.mm, n.all_found, n.all,
+               n.made_up);
+}
+
+/* Random shots (random_shots()) at 60 fps: the timing of the contacts
+ * reported within a frame. Where a moving ball struck one at rest, the
+ * time its way in reaches the other is weighed in with its standard error
+ * (refine_contact(), paths_meet()): found within a frame 822 -> 830 of
+ * the 860 contacts, their mean error 2.83 -> 2.24 ms; over the cue ball's
+ * 500 first contacts 1.92 -> 1.36 ms. */
+static void test_random_shots_timed(void)
+{
+    shot_counts_t n;
+    double mean, mean_first;
+
+    random_shots(60.0, &n);
+    mean = n.all_found ? 1000.0 * n.err_sum / n.all_found : INFINITY;
+    mean_first = n.first_found ? 1000.0 * n.first_err_sum / n.first_found : INFINITY;
+    CU_ASSERT(n.first >= 490);
+    CU_ASSERT(n.first_found >= n.first - 5);
+    CU_ASSERT(n.all_found >= 827);
+    CU_ASSERT(mean <= 2.5);
+    CU_ASSERT(mean_first <= 1.6);
+    if (n.first_found < n.first - 5 || n.all_found < 827 || mean > 2.5 || mean_first > 1.6)
+        printf("\n  %d of %d contacts found, mean error %.2f ms; first contacts %d of %d, %.2f ms", n.all_found, n.all,
+               mean, n.first_found, n.first, mean_first);
 }
 
 static void test_rebound_second_contact(void)
@@ -1681,10 +1735,16 @@ static double slow_cut_cases(int nq, int cut_mod, double sp0, int sp_mod, double
  * grid's edge it kept the contact as found. The grid is now widened
  * once, to twice its span: of these cases three are retimed nearer the
  * truth (5.0 -> 2.7 frames, 4.1 -> 3.6, 1.8 -> 1.3), none farther, the mean
- * error over those found 1.03 -> 0.98 frame. Slow cuts stay badly timed
- * (22 of 60 over a frame off); the cue balls that reach the 1 creeping
- * (17 here, 0.8-1.9 s after the stroke) find no contact, the weakness
- * test_creeping_contacts() bounds. The bounds hold what is reached. */
+ * error over those found 1.03 -> 0.98 frame. Of the times on the grid that
+ * fit about as well, the one nearest the contact as found was taken: the
+ * cue ball's path fitted up to a time after the contact bends to take in
+ * its way out, and fits there about as well as at the truth. The time
+ * the cue ball's way in, seen before the grid, reaches 2R of the 1's place
+ * (paths_meet()) is now weighed in with its standard error: over a frame
+ * off 22 -> 7 of the 60, mean error 0.98 -> 0.62 frame. The cue balls that
+ * reach the 1
+ * creeping (17 here, 0.8-1.9 s after the stroke) find no contact, the
+ * weakness test_creeping_contacts() bounds. */
 static void test_slow_cuts(void)
 {
     int n, missing, far;
@@ -1692,9 +1752,10 @@ static void test_slow_cuts(void)
 
     CU_ASSERT(n >= 60);
     CU_ASSERT(missing <= 17);
-    CU_ASSERT(n > 0 && mean <= 1.0);
-    if (n < 60 || missing > 17 || mean > 1.0)
-        printf("\n  %d contacts found, %d missed, mean error %.2f frame", n, missing, mean);
+    CU_ASSERT(n > 0 && mean <= 0.7);
+    CU_ASSERT(far <= 8);
+    if (n < 60 || missing > 17 || mean > 0.7 || far > 8)
+        printf("\n  %d contacts found, %d missed, mean error %.2f frame, %d over a frame", n, missing, mean, far);
 }
 
 /* Slow cuts of a ball resting beside another: as in test_slow_cuts() (45
@@ -1706,16 +1767,17 @@ static void test_slow_cuts(void)
  * 9 after a break, 17.5 ms late); a third ball that stayed where it rested
  * through the grid's span, as far as seen, passed nothing on, and the
  * contact is refined. Of the 41 contacts found: mean error 1.21 -> 0.95
- * frame, over a frame off 23 -> 17. */
+ * frame, over a frame off 23 -> 17; with the way in weighed in
+ * (test_slow_cuts()), 0.95 -> 0.81 frame, 17 -> 12. */
 static void test_slow_cuts_beside_a_ball(void)
 {
     int n, missing, far;
     const double mean = slow_cut_cases(45, 5, 300.0, 3, 0.75, 2701, &n, &missing, &far);
 
     CU_ASSERT(n >= 40);
-    CU_ASSERT(n > 0 && mean <= 1.0);
-    CU_ASSERT(far <= 18);
-    if (n < 40 || mean > 1.0 || far > 18)
+    CU_ASSERT(n > 0 && mean <= 0.88);
+    CU_ASSERT(far <= 13);
+    if (n < 40 || mean > 0.88 || far > 13)
         printf("\n  %d contacts found, mean error %.2f frame, %d over a frame", n, mean, far);
 }
 
@@ -5518,6 +5580,7 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "a slow cue ball kissed again off a cushion frames later", test_kiss_back_off_a_cushion) ||
         !CU_add_test(s, "kisses seen leaning together", test_kiss_seen_leaning) ||
         !CU_add_test(s, "rolling balls glancing off each other at 30 fps", test_rolling_balls_glance) ||
+        !CU_add_test(s, "random shots at 60 fps: contacts timed", test_random_shots_timed) ||
         !CU_add_test(s, "a near miss is no contact", test_near_miss_no_contact) ||
         !CU_add_test(s, "near misses over many seeds are no contacts", test_near_misses_many_seeds) ||
         !CU_add_test(s, "a rolling ball stops no sooner than the cloth lets it", test_rolling_stop_bound_by_the_cloth) ||

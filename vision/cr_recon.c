@@ -1002,14 +1002,157 @@ static bool stayed_at_rest(cr_recon_t *rc, int j, const seg_t *o, double t)
     return true;
 }
 
+/* The last contact of ball i reported before t (a collision kept in the
+ * recent list, a cushion), -INFINITY with none. */
+static double last_contact(const cr_recon_t *rc, int i, double t)
+{
+    double last = -INFINITY;
+
+    for (int k = 0; k < rc->n_recent; k++)
+        if ((rc->recent[k].a == i || rc->recent[k].b == i) && rc->recent[k].t < t && rc->recent[k].t > last)
+            last = rc->recent[k].t;
+    for (int r = 0; r < CR_RAIL_COUNT; r++)
+        if (rc->b[i].t_cush[r] != 0 && rc->b[i].t_cush[r] < t && rc->b[i].t_cush[r] > last)
+            last = rc->b[i].t_cush[r];
+    return last;
+}
+
+/* Ball samples cs after time from and before lo as one path, fitted at lo
+ * (*f), with the coefficients' covariance (cov, in the order p, v, a; the
+ * same for x and y; the sigmas scaled up by the fit's own reduced
+ * chi-square when too small): a line, or a parabola where its slowing is
+ * told from none and within amax. Told from none: the acceleration's two
+ * parameters lower the chi-square by over 2 each (Akaike's criterion: over
+ * two standard errors). A few samples' noise fits a slowing of hundreds of
+ * mm/s^2 that the cloth does not give a rolling ball, and extrapolated
+ * over a few frames it puts the ball millimetres off; a line through a
+ * sliding ball's samples, slowing by some 2 m/s^2, puts it ahead, by more
+ * than the line's own errors say. So cov_q holds the parabola's
+ * covariance where one was fitted (with four samples or more), else cov:
+ * a line's place is known no better than the parabola's where the slowing
+ * is not known. False with under three samples. */
+static bool approach_fit(const csamp_t *cs, double from, double lo, double amax, seg_t *f, double cov[3][3],
+                         double cov_q[3][3])
+{
+    double t[RC_MAX], x[RC_MAX], y[RC_MAX], w[RC_MAX];
+    int n = 0, k, order;
+    bool have_q = false;
+
+    for (k = 0; k < cs->n; k++)
+        if (cs->t[k] > from && cs->t[k] < lo) {
+            t[n] = cs->t[k];
+            x[n] = cs->x[k];
+            y[n] = cs->y[k];
+            w[n++] = cs->w[k];
+        }
+    if (n < 3)
+        return false;
+    for (order = n >= 4 ? 2 : 1; order >= 1; order--) {
+        double m[3][3] = {{0}}, chi = 0, ex, ey;
+        const int np = order + 1;
+        bool ok = poly_fit(t, x, y, w, n, lo, order, f);
+
+        for (k = 0; k < n && ok; k++) {
+            const double d = t[k] - lo, fv[3] = {1.0, d, 0.5 * d * d};
+
+            for (int j = 0; j < np; j++)
+                for (int l = 0; l < np; l++)
+                    m[j][l] += w[k] * fv[j] * fv[l];
+            seg_eval(f, t[k], &ex, &ey);
+            chi += w[k] * ((x[k] - ex) * (x[k] - ex) + (y[k] - ey) * (y[k] - ey));
+        }
+        memset(cov, 0, sizeof(double) * 9);
+        for (int j = 0; j < np && ok; j++) {
+            double mc[3][3], e[3] = {0, 0, 0};
+
+            memcpy(mc, m, sizeof(mc));
+            e[j] = 1.0;
+            ok = cr_vision_solve(mc, e, np);
+            for (int l = 0; l < np; l++)
+                cov[l][j] = e[l] * fmax(1.0, chi / (2 * (n - np)));
+        }
+        if (!ok)
+            continue;
+        if (order == 2) {
+            memcpy(cov_q, cov, sizeof(double) * 9);
+            have_q = true;
+            if (hypot(f->a[0], f->a[1]) <= amax && hypot(f->a[0], f->a[1]) > 2.0 * sqrt(cov[2][2]))
+                return true;
+        } else {
+            if (!have_q)
+                memcpy(cov_q, cov, sizeof(double) * 9);
+            return true;
+        }
+    }
+    return false;
+}
+
+static double contact_time(const seg_t *sa, const seg_t *sb, double t0, double t1, double d, bool *frozen,
+                           double *dmin, double *tmin);
+
+/* Where a ball at rest (on its segment s[r]) and a moving one (its path
+ * as seen before lo: samples cs since its last contact before) come 2R
+ * apart, searched over [lo - (hi - lo) / 2, hi]: the contact as the way in
+ * says it, unbent by what the balls did after it. Its standard error in
+ * *se: the moving ball's place there as the fit knows it (approach_fit():
+ * the line's known no better than the parabola's), and the resting one's,
+ * over the speed at which they close. NAN where neither or both
+ * rest, the paths do not meet there or are touching already at its
+ * start. */
+static double paths_meet(const cr_recon_t *rc, const int *who, const csamp_t *cs, const seg_t *const *s, double lo,
+                         double hi, double *se)
+{
+    seg_t f[2];
+    bool fr;
+    double cov[2][3][3], dmin, tmin, tc, p[2][2], v[2][2], dx, dy, closing, u, var[2];
+    int r, m;
+
+    if (s[0]->rest == s[1]->rest)
+        return NAN;
+    r = s[0]->rest ? 0 : 1;
+    m = 1 - r;
+    f[r] = *s[r];
+    if (!approach_fit(&cs[m], last_contact(rc, who[m], lo), lo, rc->p.accel_max_mm_s2, &f[m], cov[0], cov[1]))
+        return NAN;
+    tc = contact_time(&f[0], &f[1], lo - 0.5 * (hi - lo), hi, 2.0 * rc->R, &fr, &dmin, &tmin);
+    if (fr || !isfinite(tc))
+        return NAN;
+    for (int q = 0; q < 2; q++) {
+        seg_eval(&f[q], tc, &p[q][0], &p[q][1]);
+        seg_vel(&f[q], tc, &v[q][0], &v[q][1]);
+    }
+    dx = p[r][0] - p[m][0];
+    dy = p[r][1] - p[m][1];
+    closing = (v[m][0] * dx + v[m][1] * dy) / fmax(hypot(dx, dy), 1e-9);
+    if (!(closing > 0))
+        return NAN;
+    u = tc - lo;
+    for (int q = 0; q < 2; q++) {
+        const double fv[3] = {1.0, u, 0.5 * u * u};
+
+        var[q] = 0;
+        for (int j = 0; j < 3; j++)
+            for (int l = 0; l < 3; l++)
+                var[q] += fv[j] * cov[q][j][l] * fv[l];
+    }
+    *se = sqrt(fmax(var[0], var[1]) + cs[r].sig * cs[r].sig / fmax(1, cs[r].n)) / closing;
+    return tc;
+}
+
 /* The time of a contact between balls a and b found near t0, from their
  * raw samples: each ball's path is continuous at the contact and changes
  * its velocity there, and there the centres are 2R apart (how far that
  * misses counts against the sample noise). The time that fits both balls'
  * samples best with that holding, on a grid over t0 +- span (2 frames, at
- * least 30 ms: a slow or thin contact is found that late); of the times
- * that fit about as well, the nearest to t0 (a thin or slow contact
- * barely changes either path: the samples then only rule out times). Each
+ * least 30 ms: a slow or thin contact is found that late). Where one ball
+ * rested, the time the moving one's way in reaches it (paths_meet(): its
+ * samples before the grid, extrapolated) is weighed in with its standard
+ * error, and the time that fits both best is taken: a path fitted up to a
+ * time after the contact bends to take in what the ball did after it (a
+ * slow cut found late stayed late, its fits as good there as at the
+ * truth), the way in does not. Else, of the times that fit about as well,
+ * the nearest to t0: a thin or slow contact barely changes either path,
+ * and the samples then only rule out times. Each
  * ball's samples begin where the motion it had before the span began (a
  * change inside the span is this contact, found early or late) and end
  * 0.1 s after t0. Returns t0 when the samples cannot decide: too few,
@@ -1024,7 +1167,8 @@ static double refine_contact(cr_recon_t *rc, int a, int b, double t0)
     const seg_t *s[2];
     int who[2] = {a, b}, q, g, gb = -1;
     enum { NG = 80 };
-    double best = INFINITY, tb = INFINITY, sp, span = fmax(2.0 * rc->dt, 0.03), lim, eg[NG + 1];
+    double best = INFINITY, tb = INFINITY, tb_cost = INFINITY, sp, span = fmax(2.0 * rc->dt, 0.03), lim, lim_scale,
+           anchor, se = INFINITY, eg[NG + 1];
 
     for (q = 0; q < 2; q++) {
         /* the motion in effect before the earliest time considered: a
@@ -1092,11 +1236,23 @@ static double refine_contact(cr_recon_t *rc, int a, int b, double t0)
      * two standard errors, scaled by the fit's own reduced chi-square when
      * the sigmas are too small; a tracker's smoothed positions are not
      * independent): t0 stands if it is one of them, else the nearest one */
-    lim = best + 4.0 * fmax(1.0, best / fmax(1, cs[0].n + cs[1].n - 7));
+    lim_scale = 1.0 / fmax(1.0, best / fmax(1, cs[0].n + cs[1].n - 7));
+    lim = best + 4.0 / lim_scale;
+    anchor = paths_meet(rc, who, cs, s, t0 - span, t0 + span, &se);
     for (g = 0; g <= NG; g++) {
         double tc = t0 + span * (2.0 * g / NG - 1.0);
 
-        if (isfinite(eg[g]) && eg[g] <= lim && fabs(tc - t0) < fabs(tb - t0))
+        if (!isfinite(eg[g]))
+            continue;
+        if (isfinite(anchor)) {
+            /* the samples' fit and the way in, each weighed by its error */
+            const double cost = eg[g] * lim_scale + (tc - anchor) * (tc - anchor) / (se * se);
+
+            if (cost < tb_cost) {
+                tb_cost = cost;
+                tb = tc;
+            }
+        } else if (eg[g] <= lim && fabs(tc - t0) < fabs(tb - t0))
             tb = tc;
     }
     if (rc->active && tb <= rc->t_stroke)

@@ -923,9 +923,9 @@ static void test_rolling_balls_glance(void)
 /* Random shots (random_shots()) at 60 fps: the timing of the contacts
  * reported within a frame. Where a moving ball struck one at rest, the
  * time its way in reaches the other is weighed in with its standard error
- * (refine_contact(), paths_meet()): found within a frame 822 -> 830 of
- * the 860 contacts, their mean error 2.83 -> 2.24 ms; over the cue ball's
- * 500 first contacts 1.92 -> 1.36 ms. */
+ * (refine_contact(), paths_meet()): found within a frame 822 -> 831 of
+ * the 860 contacts, their mean error 2.83 -> 2.33 ms; over the cue ball's
+ * 500 first contacts 1.92 -> 1.44 ms. */
 static void test_random_shots_timed(void)
 {
     shot_counts_t n;
@@ -1741,7 +1741,7 @@ static double slow_cut_cases(int nq, int cut_mod, double sp0, int sp_mod, double
  * its way out, and fits there about as well as at the truth. The time
  * the cue ball's way in, seen before the grid, reaches 2R of the 1's place
  * (paths_meet()) is now weighed in with its standard error: over a frame
- * off 22 -> 7 of the 60, mean error 0.98 -> 0.62 frame. The cue balls that
+ * off 22 -> 7 of the 60, mean error 0.98 -> 0.64 frame. The cue balls that
  * reach the 1
  * creeping (17 here, 0.8-1.9 s after the stroke) find no contact, the
  * weakness test_creeping_contacts() bounds. */
@@ -1768,7 +1768,7 @@ static void test_slow_cuts(void)
  * through the grid's span, as far as seen, passed nothing on, and the
  * contact is refined. Of the 41 contacts found: mean error 1.21 -> 0.95
  * frame, over a frame off 23 -> 17; with the way in weighed in
- * (test_slow_cuts()), 0.95 -> 0.81 frame, 17 -> 12. */
+ * (test_slow_cuts()), 0.95 -> 0.79 frame, 17 -> 12. */
 static void test_slow_cuts_beside_a_ball(void)
 {
     int n, missing, far;

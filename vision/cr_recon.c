@@ -1144,15 +1144,19 @@ static double paths_meet(const cr_recon_t *rc, const int *who, const csamp_t *cs
  * its velocity there, and there the centres are 2R apart (how far that
  * misses counts against the sample noise). The time that fits both balls'
  * samples best with that holding, on a grid over t0 +- span (2 frames, at
- * least 30 ms: a slow or thin contact is found that late). Where one ball
- * rested, the time the moving one's way in reaches it (paths_meet(): its
- * samples before the grid, extrapolated) is weighed in with its standard
- * error, and the time that fits both best is taken: a path fitted up to a
- * time after the contact bends to take in what the ball did after it (a
- * slow cut found late stayed late, its fits as good there as at the
- * truth), the way in does not. Else, of the times that fit about as well,
- * the nearest to t0: a thin or slow contact barely changes either path,
- * and the samples then only rule out times. Each
+ * least 30 ms: a slow or thin contact is found that late); of the times
+ * that fit about as well, the nearest to t0: a thin or slow contact barely
+ * changes either path, and the samples then only rule out times. Where
+ * one ball rested, the time the moving one's way in reaches it
+ * (paths_meet(): its samples before the grid, extrapolated) is weighed in
+ * with its standard error, and the time that fits both best is taken
+ * where it lies no further from the way in's time than t0 does: a path
+ * fitted up to a time after the contact bends to take in what the ball
+ * did after it (a slow cut found late stayed late, its fits as good there
+ * as at the truth), the way in does not; the samples' fit alone, where a
+ * contact of either ball soon after bends it, moves the time away from
+ * both (720p30 clip 05's cue ball on the 2 at 141.697 s, the 6 21 ms
+ * later: 13 ms late, after the 6). Each
  * ball's samples begin where the motion it had before the span began (a
  * change inside the span is this contact, found early or late) and end
  * 0.1 s after t0. Returns t0 when the samples cannot decide: too few,
@@ -1238,22 +1242,31 @@ static double refine_contact(cr_recon_t *rc, int a, int b, double t0)
      * independent): t0 stands if it is one of them, else the nearest one */
     lim_scale = 1.0 / fmax(1.0, best / fmax(1, cs[0].n + cs[1].n - 7));
     lim = best + 4.0 / lim_scale;
-    anchor = paths_meet(rc, who, cs, s, t0 - span, t0 + span, &se);
     for (g = 0; g <= NG; g++) {
         double tc = t0 + span * (2.0 * g / NG - 1.0);
 
-        if (!isfinite(eg[g]))
-            continue;
-        if (isfinite(anchor)) {
-            /* the samples' fit and the way in, each weighed by its error */
-            const double cost = eg[g] * lim_scale + (tc - anchor) * (tc - anchor) / (se * se);
+        if (isfinite(eg[g]) && eg[g] <= lim && fabs(tc - t0) < fabs(tb - t0))
+            tb = tc;
+    }
+    /* where one ball rested, the way in weighed in, each by its error: the
+     * best time then, unless it lies further from the way in's time than
+     * t0 does */
+    if (isfinite(anchor = paths_meet(rc, who, cs, s, t0 - span, t0 + span, &se))) {
+        double tw = NAN;
 
+        for (g = 0; g <= NG; g++) {
+            double tc = t0 + span * (2.0 * g / NG - 1.0), cost;
+
+            if (!isfinite(eg[g]))
+                continue;
+            cost = eg[g] * lim_scale + (tc - anchor) * (tc - anchor) / (se * se);
             if (cost < tb_cost) {
                 tb_cost = cost;
-                tb = tc;
+                tw = tc;
             }
-        } else if (eg[g] <= lim && fabs(tc - t0) < fabs(tb - t0))
-            tb = tc;
+        }
+        if (fabs(tw - anchor) <= fabs(t0 - anchor))
+            tb = tw;
     }
     if (rc->active && tb <= rc->t_stroke)
         return t0;

@@ -1017,31 +1017,63 @@ static double last_contact(const cr_recon_t *rc, int i, double t)
     return last;
 }
 
+/* The covariance of poly_fit()'s coefficients (p, v, a; the same for x and
+ * y) for its fit f of order to the n samples: the inverse of the normal
+ * matrix, the sigmas (1 / sqrt(w)) scaled up by the fit's own reduced
+ * chi-square when too small. False where the matrix is singular. */
+static bool poly_cov(const seg_t *f, const double *t, const double *x, const double *y, const double *w, int n,
+                     int order, double cov[3][3])
+{
+    const int np = order + 1;
+    double m[3][3] = {{0}}, chi = 0, ex, ey, scale;
+
+    for (int k = 0; k < n; k++) {
+        const double d = t[k] - f->tr, fv[3] = {1.0, d, 0.5 * d * d};
+
+        for (int j = 0; j < np; j++)
+            for (int l = 0; l < np; l++)
+                m[j][l] += w[k] * fv[j] * fv[l];
+        seg_eval(f, t[k], &ex, &ey);
+        chi += w[k] * ((x[k] - ex) * (x[k] - ex) + (y[k] - ey) * (y[k] - ey));
+    }
+    scale = fmax(1.0, chi / (2 * (n - np)));
+    memset(cov, 0, sizeof(double) * 9);
+    for (int j = 0; j < np; j++) {
+        double mc[3][3], e[3] = {0, 0, 0};
+
+        memcpy(mc, m, sizeof(mc));
+        e[j] = 1.0;
+        if (!cr_vision_solve(mc, e, np))
+            return false;
+        for (int l = 0; l < np; l++)
+            cov[l][j] = e[l] * scale;
+    }
+    return true;
+}
+
 /* Ball samples cs after time from and before lo as one path, fitted at lo
- * (*f), with the coefficients' covariance (cov, in the order p, v, a; the
- * same for x and y; the sigmas scaled up by the fit's own reduced
- * chi-square when too small): a line, or a parabola where its slowing is
- * told from none and within amax. Told from none: the acceleration's two
- * parameters lower the chi-square by over 2 each (Akaike's criterion: over
- * two standard errors). A few samples' noise fits a slowing of hundreds of
- * mm/s^2 that the cloth does not give a rolling ball, and extrapolated
- * over a few frames it puts the ball millimetres off; a line through a
- * sliding ball's samples, slowing by some 2 m/s^2, puts it ahead, by more
- * than the line's own errors say. So cov_q holds the parabola's
- * covariance where one was fitted (with four samples or more), else cov:
- * a line's place is known no better than the parabola's where the slowing
+ * (*f), with its coefficients' covariance (cov, poly_cov()): a line, or a
+ * parabola where its slowing is told from none and within amax. Told from
+ * none: the acceleration's two parameters lower the chi-square by over 2
+ * each (Akaike's criterion: over two standard errors). A few samples'
+ * noise fits a slowing of hundreds of mm/s^2 that the cloth does not give
+ * a rolling ball, and extrapolated over a few frames it puts the ball
+ * millimetres off; a line through a sliding ball's samples, slowing by
+ * some 2 m/s^2, puts it ahead, by more than the line's own errors say. So
+ * cov_q holds the parabola's covariance where one was fitted, else cov: a
+ * line's place is known no better than the parabola's where the slowing
  * is not known. False with under four samples: three tell nothing of how
  * well a line or a parabola holds (720p30 clip 04's cue ball three frames
  * after the stroke, sliding and slowing by some 2 m/s^2: its line met the 5
- * 13 ms early, its error said 1.7 ms). */
+ * 14 ms early, its error said 1.7 ms). */
 static bool approach_fit(const csamp_t *cs, double from, double lo, double amax, seg_t *f, double cov[3][3],
                          double cov_q[3][3])
 {
     double t[RC_MAX], x[RC_MAX], y[RC_MAX], w[RC_MAX];
-    int n = 0, k, order;
-    bool have_q = false;
+    int n = 0;
+    bool have_q;
 
-    for (k = 0; k < cs->n; k++)
+    for (int k = 0; k < cs->n; k++)
         if (cs->t[k] > from && cs->t[k] < lo) {
             t[n] = cs->t[k];
             x[n] = cs->x[k];
@@ -1050,44 +1082,16 @@ static bool approach_fit(const csamp_t *cs, double from, double lo, double amax,
         }
     if (n < 4)
         return false;
-    for (order = 2; order >= 1; order--) {
-        double m[3][3] = {{0}}, chi = 0, ex, ey;
-        const int np = order + 1;
-        bool ok = poly_fit(t, x, y, w, n, lo, order, f);
-
-        for (k = 0; k < n && ok; k++) {
-            const double d = t[k] - lo, fv[3] = {1.0, d, 0.5 * d * d};
-
-            for (int j = 0; j < np; j++)
-                for (int l = 0; l < np; l++)
-                    m[j][l] += w[k] * fv[j] * fv[l];
-            seg_eval(f, t[k], &ex, &ey);
-            chi += w[k] * ((x[k] - ex) * (x[k] - ex) + (y[k] - ey) * (y[k] - ey));
-        }
-        memset(cov, 0, sizeof(double) * 9);
-        for (int j = 0; j < np && ok; j++) {
-            double mc[3][3], e[3] = {0, 0, 0};
-
-            memcpy(mc, m, sizeof(mc));
-            e[j] = 1.0;
-            ok = cr_vision_solve(mc, e, np);
-            for (int l = 0; l < np; l++)
-                cov[l][j] = e[l] * fmax(1.0, chi / (2 * (n - np)));
-        }
-        if (!ok)
-            continue;
-        if (order == 2) {
-            memcpy(cov_q, cov, sizeof(double) * 9);
-            have_q = true;
-            if (hypot(f->a[0], f->a[1]) <= amax && hypot(f->a[0], f->a[1]) > 2.0 * sqrt(cov[2][2]))
-                return true;
-        } else {
-            if (!have_q)
-                memcpy(cov_q, cov, sizeof(double) * 9);
-            return true;
-        }
+    have_q = poly_fit(t, x, y, w, n, lo, 2, f) && poly_cov(f, t, x, y, w, n, 2, cov_q);
+    if (have_q && hypot(f->a[0], f->a[1]) <= amax && hypot(f->a[0], f->a[1]) > 2.0 * sqrt(cov_q[2][2])) {
+        memcpy(cov, cov_q, sizeof(double) * 9);
+        return true;
     }
-    return false;
+    if (!poly_fit(t, x, y, w, n, lo, 1, f) || !poly_cov(f, t, x, y, w, n, 1, cov))
+        return false;
+    if (!have_q)
+        memcpy(cov_q, cov, sizeof(double) * 9);
+    return true;
 }
 
 static double contact_time(const seg_t *sa, const seg_t *sb, double t0, double t1, double d, bool *frozen,
@@ -5086,13 +5090,7 @@ static bool took_push(cr_recon_t *rc, const change_t *c, int k)
         return false; /* no turn beyond the noise */
     if (!sb->rest) {
         /* its way in since its last change */
-        lo = fmax(sb->t0, c->t - 4.0 * rc->dt);
-        for (int r = 0; r < CR_RAIL_COUNT; r++)
-            if (rc->b[k].t_cush[r] < c->t && rc->b[k].t_cush[r] > lo)
-                lo = rc->b[k].t_cush[r];
-        for (int j = 0; j < rc->n_recent; j++)
-            if ((rc->recent[j].a == k || rc->recent[j].b == k) && rc->recent[j].t < c->t && rc->recent[j].t > lo)
-                lo = rc->recent[j].t;
+        lo = fmax(fmax(sb->t0, c->t - 4.0 * rc->dt), last_contact(rc, k, c->t));
         nb = seen_line_noise(rc, k, lo, c->t, e, &n, &k0, &k1);
         if (!isfinite(nb) || line_fit(rc, k, k0, k1, c->t, &px, &py, &vb[0], &vb[1]) < 2)
             return true; /* its way in is not seen since its last change */

@@ -23,12 +23,12 @@ build: $(BUILD)/CMakeCache.txt
 test: test-plain test-asan
 
 test-plain: build
-	cd $(BUILD) && ctest --output-on-failure
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 test-asan:
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCR_SANITIZE=ON
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	cd $(ASAN_BUILD) && ctest --output-on-failure  # sanitizer options: tests/CMakeLists.txt
+	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS)  # sanitizer options: tests/CMakeLists.txt
 
 demo: build
 	./$(BUILD)/app/cueref demo

@@ -1,7 +1,10 @@
 /*
  * test_main.c - registers every module's CUnit suites. With an argument, runs
  * only the suites whose registration name matches it (CTest runs one each);
- * with a second, only the test of that name (cr_tests recon "a ball ...").
+ * with a second, only the test of that name (cr_tests recon "a ball ..."), or
+ * with "--part K/N" the K-th of N shares of its tests, every N-th from the K-th
+ * in registration order (CTest runs the long suites as several shares, side by
+ * side).
  */
 #include <stdio.h>
 #include <string.h>
@@ -33,6 +36,25 @@ static const struct {
     {"early", cr_test_register_early},
 };
 
+/* Leaves active only tests K, K+N, K+2N... (1-based) of the registered
+ * suites; -1 on a malformed share. */
+static int keep_part(const char *spec)
+{
+    CU_pSuite s;
+    CU_pTest t;
+    int k, n, i = 0;
+    char end;
+
+    if (sscanf(spec, "%d/%d%c", &k, &n, &end) != 2 || n < 1 || k < 1 || k > n)
+        return -1;
+    for (s = CU_get_registry()->pSuite; s; s = s->pNext)
+        for (t = s->pTest; t; t = t->pNext, i++)
+            if (CU_set_test_active(t, i % n == k - 1 ? CU_TRUE : CU_FALSE) != CUE_SUCCESS)
+                return -1;
+    CU_set_fail_on_inactive(CU_FALSE);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *only = argc > 1 ? argv[1] : NULL;
@@ -58,7 +80,14 @@ int main(int argc, char **argv)
         return 2;
     }
     CU_basic_set_mode(CU_BRM_NORMAL);
-    if (only && argc > 2) { /* cr_tests SUITE "test name": that test alone */
+    if (only && argc > 3 && strcmp(argv[2], "--part") == 0) { /* cr_tests SUITE --part K/N */
+        if (keep_part(argv[3]) != 0) {
+            fprintf(stderr, "--part wants K/N with 1 <= K <= N, not \"%s\"\n", argv[3]);
+            CU_cleanup_registry();
+            return 2;
+        }
+        CU_basic_run_tests();
+    } else if (only && argc > 2) { /* cr_tests SUITE "test name": that test alone */
         CU_pSuite s;
         CU_pTest t = NULL;
 

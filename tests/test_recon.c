@@ -24,6 +24,9 @@ typedef struct {
     cr_event_t got[MAX_EV];
     double emitted[MAX_EV]; /* frame time of the push that returned it */
     int ng;
+    /* the truth's collisions: the speeds of a and b just before, and the
+     * speed at which they closed along the line of centres (mm/s) */
+    double va[MAX_EV], vb[MAX_EV], vn[MAX_EV];
 } rcase_t;
 
 /* What to do to the balls. */
@@ -117,6 +120,20 @@ static int play(const setup_t *s, rcase_t *c)
         t_end = t + 1.0;
     }
 
+    for (k = 0; k < c->nt; k++) {
+        const cr_event_t *e = &c->truth[k];
+        double dx, dy;
+
+        if (e->type != CR_EV_COLLISION)
+            continue;
+        if (cr_sim_state_at(sim, e->t - 1e-4, st))
+            goto done;
+        dx = st[e->b].x - st[e->a].x;
+        dy = st[e->b].y - st[e->a].y;
+        c->va[k] = hypot(st[e->a].vx, st[e->a].vy);
+        c->vb[k] = hypot(st[e->b].vx, st[e->b].vy);
+        c->vn[k] = ((st[e->a].vx - st[e->b].vx) * dx + (st[e->a].vy - st[e->b].vy) * dy) / fmax(hypot(dx, dy), 1e-9);
+    }
     cr_recon_params_defaults(&rp);
     rp.fps = s->fps;
     if (cr_recon_create(&tab, &rp, &rc))
@@ -827,7 +844,10 @@ typedef struct {
 /* 500 shots on random layouts (the cue ball into the 1, five object balls
  * scattered over the foot half, fixed seeds) filmed at fps, the fits'
  * noise as a 720p detector's: counts the truth's contacts between two
- * balls and those reported within a frame, the pair right. */
+ * balls and those reported within a frame, the pair right. MISS_DEBUG=1
+ * lists each contact missed (how fast the balls met, where its pair was
+ * found instead) and each made up; MISS_CASE=N prints shot N's events,
+ * the truth's and those found. */
 static void random_shots(double fps, shot_counts_t *n)
 {
     static rcase_t c;
@@ -862,6 +882,13 @@ static void random_shots(double fps, shot_counts_t *n)
         s.seed = 500 + (uint64_t)q;
         CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
         tf = first_cue_contact(c.truth, c.nt, NULL);
+        if (getenv("MISS_CASE") && atoi(getenv("MISS_CASE")) == q) /* one shot's events, truth and found */
+            for (int k = 0; k < c.nt + c.ng; k++) {
+                const cr_event_t *e = k < c.nt ? &c.truth[k] : &c.got[k - c.nt];
+
+                printf("\n  %s %s t=%.4f ball %d pair %d-%d rail %d", k < c.nt ? "truth" : "found",
+                       cr_event_type_name(e->type), e->t, e->ball, e->a, e->b, e->rail);
+            }
         for (int k = 0; k < c.nt; k++) {
             const cr_event_t *e = &c.truth[k], *g;
             bool rolled_a = e->a == 0, rolled_b = e->b == 0;
@@ -874,6 +901,22 @@ static void random_shots(double fps, shot_counts_t *n)
                     rolled_b = rolled_b || c.truth[j].a == e->b || c.truth[j].b == e->b;
                 }
             g = find_pair(c.got, c.ng, e->a, e->b, e->t, 1.0 / fps);
+            if (!g && getenv("MISS_DEBUG")) {
+                /* a contact missed: how fast the balls met, whether the
+                 * pair was found later or earlier, what either ball was
+                 * found in near it */
+                const cr_event_t *near = find_pair(c.got, c.ng, e->a, e->b, e->t, 0.5);
+
+                printf("\n  missed: shot %d, %d-%d at %.4f s, speeds %.0f and %.0f mm/s, closing %.0f mm/s%s%s", q,
+                       e->a, e->b, e->t, c.va[k], c.vb[k], c.vn[k], e == tf ? ", first contact" : "",
+                       rolled_a && rolled_b ? ", both rolling" : "");
+                if (near)
+                    printf("; the pair found %+.1f ms off", 1000.0 * (near->t - e->t));
+                for (int j = 0; j < c.ng; j++)
+                    if (c.got[j].type == CR_EV_COLLISION && fabs(c.got[j].t - e->t) < 0.1 && &c.got[j] != near &&
+                        (c.got[j].a == e->a || c.got[j].b == e->a || c.got[j].a == e->b || c.got[j].b == e->b))
+                        printf("; %d-%d found %+.1f ms off", c.got[j].a, c.got[j].b, 1000.0 * (c.got[j].t - e->t));
+            }
             n->all++;
             n->first += e == tf;
             if (g) {
@@ -890,8 +933,12 @@ static void random_shots(double fps, shot_counts_t *n)
             }
         }
         for (int k = 0; k < c.ng; k++)
-            n->made_up += c.got[k].type == CR_EV_COLLISION &&
-                          !find_pair(c.truth, c.nt, c.got[k].a, c.got[k].b, c.got[k].t, 1.0 / fps);
+            if (c.got[k].type == CR_EV_COLLISION &&
+                !find_pair(c.truth, c.nt, c.got[k].a, c.got[k].b, c.got[k].t, 1.0 / fps)) {
+                n->made_up++;
+                if (getenv("MISS_DEBUG"))
+                    printf("\n  made up: shot %d, %d-%d at %.4f s", q, c.got[k].a, c.got[k].b, c.got[k].t);
+            }
     }
 }
 

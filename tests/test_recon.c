@@ -880,6 +880,7 @@ static void random_shots(double fps, shot_counts_t *n)
         s.speed = 1000.0 + 2500.0 * urand();
         s.tip_b = (urand() - 0.5) * 0.6;
         s.seed = 500 + (uint64_t)q;
+
         CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
         tf = first_cue_contact(c.truth, c.nt, NULL);
         if (getenv("MISS_CASE") && atoi(getenv("MISS_CASE")) == q) /* one shot's events, truth and found */
@@ -952,7 +953,8 @@ static void random_shots(double fps, shot_counts_t *n)
  * (drift_start(), with its floor of two frames), the one that touched it
  * the ball seen nearest that took the push (drift_score(), took_push());
  * before, 42 of 56 such contacts were found, 830 of 860 in all, 13 made
- * up. */
+ * up. A resting ball pushed a few millimetres, found from the mean of its
+ * samples (nudged()): 836 -> 839 of 860, 11 made up before and after. */
 static void test_rolling_balls_glance(void)
 {
     shot_counts_t n;
@@ -960,9 +962,9 @@ static void test_rolling_balls_glance(void)
     random_shots(30.0, &n);
     CU_ASSERT(n.mm >= 50);
     CU_ASSERT(n.mm_found >= 46);
-    CU_ASSERT(n.all_found >= 833);
+    CU_ASSERT(n.all_found >= 837);
     CU_ASSERT(n.made_up <= 13);
-    if (n.mm_found < 46 || n.all_found < 833 || n.made_up > 13)
+    if (n.mm_found < 46 || n.all_found < 837 || n.made_up > 13)
         printf("\n  rolling balls: %d of %d found; all: %d of %d; %d made up", n.mm_found, n.mm, n.all_found, n.all,
                n.made_up);
 }
@@ -972,7 +974,9 @@ static void test_rolling_balls_glance(void)
  * time its way in reaches the other is weighed in with its standard error
  * (refine_contact(), paths_meet()): found within a frame 822 -> 831 of
  * the 860 contacts, their mean error 2.83 -> 2.33 ms; over the cue ball's
- * 500 first contacts 1.92 -> 1.44 ms. */
+ * 500 first contacts 1.92 -> 1.44 ms. A resting ball pushed a few
+ * millimetres, found from the mean of its samples (nudged()): 831 -> 835,
+ * made up (most the same contacts timed over a frame off) 16 -> 18. */
 static void test_random_shots_timed(void)
 {
     shot_counts_t n;
@@ -983,12 +987,13 @@ static void test_random_shots_timed(void)
     mean_first = n.first_found ? 1000.0 * n.first_err_sum / n.first_found : INFINITY;
     CU_ASSERT(n.first >= 490);
     CU_ASSERT(n.first_found >= n.first - 5);
-    CU_ASSERT(n.all_found >= 827);
+    CU_ASSERT(n.all_found >= 833);
+    CU_ASSERT(n.made_up <= 18);
     CU_ASSERT(mean <= 2.5);
     CU_ASSERT(mean_first <= 1.6);
-    if (n.first_found < n.first - 5 || n.all_found < 827 || mean > 2.5 || mean_first > 1.6)
-        printf("\n  %d of %d contacts found, mean error %.2f ms; first contacts %d of %d, %.2f ms", n.all_found, n.all,
-               mean, n.first_found, n.first, mean_first);
+    if (n.first_found < n.first - 5 || n.all_found < 833 || n.made_up > 18 || mean > 2.5 || mean_first > 1.6)
+        printf("\n  %d of %d contacts found, %d made up, mean error %.2f ms; first contacts %d of %d, %.2f ms",
+               n.all_found, n.all, n.made_up, mean, n.first_found, n.first, mean_first);
 }
 
 static void test_rebound_second_contact(void)
@@ -1598,6 +1603,64 @@ static void test_jaw_point_timed(void)
 static bool same_pair_ev(const cr_event_t *e, int a, int b)
 {
     return (e->a == a && e->b == b) || (e->a == b && e->b == a);
+}
+
+/* The cue ball rolled slowly into the 1 (they close at 25-100 mm/s, cut
+ * 0-50 deg; 30 and 60 fps, a 720p detector's noise): the 1 rolls a few
+ * millimetres, each of its samples within the onset threshold of its rest.
+ * Such a push is found from the mean of its samples since the cue ball
+ * came within reach, away from it (nudged()): 36 -> 39 of the 51 such
+ * contacts found within a frame; those found more than a frame off, each
+ * also made up, 9 -> 13. And the cue ball rolled slowly past the 1,
+ * missing it by 1-6 mm, both seen leaning 1.5 mm toward each other (as a
+ * detector sees two balls side by side): no contact made up. */
+static void test_gentle_contacts(void)
+{
+    static rcase_t c;
+    int gentle = 0, found = 0, made_up = 0, passes = 0, passes_made_up = 0;
+
+    for (int q = 0; q < 96; q++) {
+        setup_t s;
+        const bool pass = q >= 64;
+        const double cut = pass ? 0.0 : (q % 6) * 10.0 * 3.14159265358979323846 / 180.0;
+        const double off = pass ? 2.0 * 28.575 + 1.0 + (q % 6) : 2.0 * 28.575 * sin(cut);
+
+        memset(&s, 0, sizeof(s));
+        rng = 7000 + (uint64_t)q * 104729;
+        s.fps = q % 2 ? 60.0 : 30.0;
+        s.balls[0] = (cr_ball_pos_t){0, 1000.0, 500.0};
+        s.balls[1] = (cr_ball_pos_t){1, 1290.0 + 10.0 * ((q / 6) % 6), 500.0 + off * (q % 4 < 2 ? 1.0 : -1.0)};
+        s.n = 2;
+        s.speed = 330.0 + 100.0 * urand();
+        s.heading_deg = 0.0;
+        s.ball_lean = pass ? 1.5 : 0.0;
+        s.noise_scale = 1.6;
+        s.seed = 9100 + (uint64_t)q;
+        CU_ASSERT_EQUAL_FATAL(play(&s, &c), 0);
+        for (int k = 0; k < c.nt; k++)
+            if (c.truth[k].type == CR_EV_COLLISION && !pass && c.vn[k] >= 25.0 && c.vn[k] <= 100.0) {
+                const cr_event_t *g = find_pair(c.got, c.ng, 0, 1, c.truth[k].t, 1.0 / s.fps);
+
+                gentle++;
+                found += g != NULL;
+                if (!g && getenv("GENTLE_DEBUG"))
+                    printf("\n  %d: met at %.0f mm/s, not found", q, c.vn[k]);
+            }
+        passes += pass;
+        for (int k = 0; k < c.ng; k++)
+            if (c.got[k].type == CR_EV_COLLISION &&
+                !find_pair(c.truth, c.nt, c.got[k].a, c.got[k].b, c.got[k].t, 1.0 / s.fps)) {
+                made_up++;
+                passes_made_up += pass;
+            }
+    }
+    CU_ASSERT(gentle >= 45);
+    CU_ASSERT(found >= 39);
+    CU_ASSERT(made_up <= 13);
+    CU_ASSERT_EQUAL(passes_made_up, 0);
+    if (found < 39 || made_up > 13 || passes_made_up > 0 || getenv("GENTLE_DEBUG"))
+        printf("\n  %d of %d gentle contacts found, %d made up (%d in %d passes)", found, gentle, made_up,
+               passes_made_up, passes);
 }
 
 /* The cue ball drives the 1 into the 2, resting a few millimetres beyond
@@ -5668,6 +5731,7 @@ int cr_test_register_recon(void)
         !CU_add_test(s, "a jaw met on the way into a pocket", test_jaw_on_the_way_in) ||
         !CU_add_test(s, "a jaw point met is timed there", test_jaw_point_timed) ||
         !CU_add_test(s, "a ball struck into one resting a few millimetres off", test_struck_into_a_near_ball) ||
+        !CU_add_test(s, "a ball rolled gently into another, and gently past it", test_gentle_contacts) ||
         !CU_add_test(s, "soft contacts timed before the hitter's kink", test_soft_contacts) ||
         !CU_add_test(s, "thin cuts: a hitter found touching came from afar", test_thin_cuts) ||
         !CU_add_test(s, "slow cuts: a best time at the grid's edge looks wider", test_slow_cuts) ||

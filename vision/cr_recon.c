@@ -45,6 +45,11 @@
 #define MIN_OUT 64      /* smallest out capacity accepted */
 #define RW_MAX 160      /* samples in a cushion V fit */
 #define VANISH_WAIT_S 0.05 /* a rolling ball hidden this long near a pocket dropped */
+/* nudged(): samples averaged, how long after a brush it may show, and how
+ * near the way away from the brushing ball it must lie (cos 45 deg) */
+#define NUDGE_M 6
+#define NUDGE_S 0.6
+#define NUDGE_COS 0.7
 /* The least slowing a lost ball's course is followed at (and a rolling
  * ball's reach judged at), mm/s^2: half of
  * rolling resistance on cloth (mu ~ 0.01: about 0.1 m/s^2), so a fitted
@@ -154,6 +159,11 @@ typedef struct {
     double t_gone;          /* when it was pocketed or left the table */
     double t_brush;         /* at rest: when a moving ball last passed within reach of it
                              * (brushed_at(): it may have been struck) */
+    /* at rest, brushed in a shot at nudge_t (frame nudge_k) by a ball then
+     * at nudge_h: where it rested then (nudge_r, the mean of nudge_w
+     * samples of sigma nudge_s), for nudged() */
+    double nudge_t, nudge_r[2], nudge_h[2], nudge_hd, nudge_w, nudge_s, nudge_tc;
+    long nudge_k;
     double seen_x, seen_y;  /* where it was last seen on the table (seen_on: ever) */
     bool seen_on;
     bool bed_seen;          /* ever seen on the bed, not only past a pocket's mouth line */
@@ -1630,6 +1640,7 @@ static void clear_ball(rball_t *b)
 {
     memset(b, 0, sizeof(*b));
     b->t_brush = -INFINITY;
+    b->nudge_t = -INFINITY;
     b->lost_pk = -1;
 }
 
@@ -1886,7 +1897,7 @@ static void mark_unseen(cr_recon_t *rc, int i, double t_seen)
  * have struck it. Between two sightings a ball that struck it went along
  * a V whose vertex is 2R from its centre; the chord between the sightings
  * lies at most half the chord's length beyond that vertex. */
-static bool brushed_at(cr_recon_t *rc, int i, long a)
+static int brusher(cr_recon_t *rc, int i, long a, double *hx, double *hy)
 {
     const rball_t *b = &rc->b[i];
     const rframe_t *f = frm(rc, a), *g = a > 0 && frame_ok(rc, a - 1) ? frm(rc, a - 1) : NULL;
@@ -1912,10 +1923,64 @@ static bool brushed_at(cr_recon_t *rc, int i, long a)
         u = L > 0 ? fmax(0.0, fmin(1.0, ((b->rx - ax) * dx + (b->ry - ay) * dy) / (L * L))) : 0.0;
         d = hypot(ax + u * dx - b->rx, ay + u * dy - b->ry);
         reach = 2.0 * rc->R + 0.5 * L + fmax(10.0, 3.0 * hypot(sig(rc, f->s[j]), sig(rc, f->s[i])));
-        if (d <= reach)
-            return true;
+        if (d <= reach) {
+            *hx = ax + u * dx;
+            *hy = ay + u * dy;
+            return j;
+        }
     }
-    return false;
+    return -1;
+}
+
+static bool brushed_at(cr_recon_t *rc, int i, long a)
+{
+    double hx, hy;
+
+    return brusher(rc, i, a, &hx, &hy) >= 0;
+}
+
+/* Whether resting ball i, brushed at nudge_t, has been pushed off its
+ * rest by frame a too gently for one sample to show (a ball met at a few
+ * centimetres a second rolls a few millimetres: each sample within the
+ * onset threshold, and the running rest follows it): the mean of its
+ * last NUDGE_M samples, all after the brushing ball came 2R from it (one
+ * pushed harder shows in its samples by then), lies off where it rested by
+ * onset_k of that mean's standard errors (and onset_min_mm), away from
+ * the ball that brushed it (a blow pushes along the line of centres; two
+ * balls' fits side by side lean toward each other). Only where the
+ * brushing ball's centre was seen to come 2R from the rest (nudge_tc):
+ * that is its start, in *t_on; the way it went in u. */
+static bool nudged(cr_recon_t *rc, int i, long a, double *t_on, double u[2])
+{
+    const rball_t *b = &rc->b[i];
+    const double *r = b->nudge_r;
+    double mx = 0, my = 0, d, h, se;
+    long k, k0 = a - NUDGE_M + 1;
+    int m = 0;
+
+    if (!(b->nudge_t >= rc->t_stroke && b->nudge_t > b->t_stop && frm(rc, a)->t - b->nudge_t <= NUDGE_S &&
+          isfinite(b->nudge_tc) && k0 >= b->nudge_k && frame_ok(rc, k0) && frm(rc, k0)->t >= b->nudge_tc))
+        return false;
+    for (k = k0; k <= a; k++)
+        if (frame_ok(rc, k) && frm(rc, k)->st[i] == OB_SEEN) {
+            mx += frm(rc, k)->x[i];
+            my += frm(rc, k)->y[i];
+            m++;
+        }
+    if (m < NUDGE_M - 1)
+        return false;
+    mx = mx / m - r[0];
+    my = my / m - r[1];
+    d = hypot(mx, my);
+    se = b->nudge_s * sqrt(1.0 / m + 1.0 / b->nudge_w);
+    h = hypot(r[0] - b->nudge_h[0], r[1] - b->nudge_h[1]);
+    if (d <= fmax(rc->p.onset_min_mm, rc->p.onset_k * se) || h <= 0 ||
+        (mx * (r[0] - b->nudge_h[0]) + my * (r[1] - b->nudge_h[1])) / (d * h) < NUDGE_COS)
+        return false;
+    u[0] = mx / d;
+    u[1] = my / d;
+    *t_on = fmin(b->nudge_tc, frm(rc, a)->t);
+    return true;
 }
 
 /* A resting ball at frame a. */
@@ -1929,17 +1994,58 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
      * under the cue, whose fits waver by more than they say; per axis, as
      * the sigma */
     double s = sig(rc, f->s[i]), sc = b->rw >= 30 ? sqrt(0.5 * b->scat2) : 0.0;
-    double thr, dev, px, py, vx, vy, sp, t_on;
+    double thr, dev, px, py, vx, vy, sp, t_on, t_nudge = NAN, u_nudge[2] = {0, 0};
     long k, e = last_frame(rc, a);
     int n;
-    bool beyond;
+    bool beyond, nudge;
     seg_t before, m;
 
     if (sc > 1.3 * s)
         s = sc;
     thr = fmax(rc->p.onset_min_mm, rc->p.onset_k * s * sqrt(1.0 + 1.0 / fmax(b->rw, 1.0)));
-    if (rc->active && brushed_at(rc, i, a))
-        b->t_brush = f->t;
+    if (rc->active) {
+        double hx, hy;
+
+        int j = brusher(rc, i, a, &hx, &hy);
+
+        if (j >= 0)
+            b->t_brush = f->t;
+        if (j >= 0 && rc->b[j].state == B_MOVING) {
+            if (!(b->nudge_t >= rc->t_stroke && b->nudge_t > b->t_stop && f->t - b->nudge_t <= NUDGE_S) &&
+                f->t - b->t_stop >= rc->p.resume_s) {
+                /* the rest as it was when a moving ball came within reach
+                 * (not moments after it stopped: a ball creeps its last
+                 * millimetres, the one that struck it still beside it) */
+                b->nudge_t = f->t;
+                b->nudge_k = a;
+                b->nudge_r[0] = b->rx;
+                b->nudge_r[1] = b->ry;
+                b->nudge_w = fmax(b->rw, 1.0);
+                b->nudge_s = s;
+                b->nudge_tc = NAN;
+            }
+            if (isnan(b->nudge_tc) && a > 0 && frame_ok(rc, a - 1) && frm(rc, a - 1)->st[j] == OB_SEEN) {
+                /* when its centre first came 2R from the rest, on the
+                 * chord between its last two sightings: the contact, as
+                 * the striker's way in dates it */
+                const rframe_t *g = frm(rc, a - 1);
+                double ex = f->x[j] - g->x[j], ey = f->y[j] - g->y[j], ox = g->x[j] - b->rx, oy = g->y[j] - b->ry,
+                       qa = ex * ex + ey * ey, qb = 2.0 * (ex * ox + ey * oy),
+                       qc = ox * ox + oy * oy - 4.0 * rc->R * rc->R, disc = qb * qb - 4.0 * qa * qc, u;
+
+                if (qc <= 0)
+                    b->nudge_tc = g->t;
+                else if (qa > 0 && disc >= 0 && (u = (-qb - sqrt(disc)) / (2.0 * qa)) >= 0 && u <= 1)
+                    b->nudge_tc = g->t + u * (f->t - g->t);
+            }
+            if (b->nudge_t == f->t || hypot(hx - b->rx, hy - b->ry) < b->nudge_hd) {
+                /* the brushing ball where it came nearest */
+                b->nudge_h[0] = hx;
+                b->nudge_h[1] = hy;
+                b->nudge_hd = hypot(hx - b->rx, hy - b->ry);
+            }
+        }
+    }
 
     if (f->st[i] == OB_HIDDEN && frame_ok(rc, b->last_seen) && f->t - frm(rc, b->last_seen)->t >= HUNG_UNSEEN_S) {
         /* at rest past the line between a pocket's jaw points, then not
@@ -2013,7 +2119,9 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
                 dev = thr + 1e-9; /* an onset at a */
         }
     }
-    if (dev <= thr) {
+    /* pushed off too gently for one sample to show: an onset now */
+    nudge = dev <= thr && rc->active && nudged(rc, i, a, &t_nudge, u_nudge);
+    if (dev <= thr && !nudge) {
         double w = b->rw < 50 ? b->rw + 1 : 50;
 
         /* the mean square over the rest so far, then a running one (the
@@ -2031,7 +2139,7 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
         return;
     }
     /* confirm with the lookahead */
-    for (k = a + 1; k <= e; k++) {
+    for (k = a + 1; k <= e && !nudge; k++) {
         rframe_t *g = frm(rc, k);
 
         if (g->st[i] == OB_SEEN && dist2(g->x[i], g->y[i], b->rx, b->ry) <= thr)
@@ -2124,13 +2232,22 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
     if (b->last_seen < a && frame_ok(rc, b->last_seen) && t_on < frm(rc, b->last_seen)->t &&
         dev > sp * (f->t - frm(rc, b->last_seen)->t) + thr)
         t_on = frm(rc, b->last_seen)->t;
+    if (nudge) {
+        /* from the rest as it was when it was brushed: the running one
+         * has followed the slow start */
+        t_on = t_nudge;
+        b->rx = b->nudge_r[0];
+        b->ry = b->nudge_r[1];
+        cur_seg(b)->p[0] = b->rx;
+        cur_seg(b)->p[1] = b->ry;
+    }
     before = *cur_seg(b);
     b->blow_on = false; /* seen to move */
     {
         double vo[2] = {vx, vy};
 
         /* a ball that stopped moments ago and goes on the same way was creeping */
-        if (b->t_stop > 0 && t_on - b->t_stop < rc->p.resume_s && dev > 0 &&
+        if (!nudge && b->t_stop > 0 && t_on - b->t_stop < rc->p.resume_s && dev > 0 &&
             ((f->x[i] - b->rx) * b->dir[0] + (f->y[i] - b->ry) * b->dir[1]) / dev > 0.5 && sp < 200.0) {
             b->state = B_MOVING;
             b->anchor = true;
@@ -2152,9 +2269,9 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
         if (!(b->uncaused && t_on - b->t_stop < rc->p.resume_s))
             b->uncaused = false;
         add_change(rc, CH_ONSET, i, t_on, &before, vo, b->rx, b->ry);
-        if (rc->nch > 0 && rc->ch[rc->nch - 1].ball == i && dev > 0) {
-            rc->ch[rc->nch - 1].mv[0] = (f->x[i] - b->rx) / dev;
-            rc->ch[rc->nch - 1].mv[1] = (f->y[i] - b->ry) / dev;
+        if (rc->nch > 0 && rc->ch[rc->nch - 1].ball == i && (dev > 0 || nudge)) {
+            rc->ch[rc->nch - 1].mv[0] = nudge ? u_nudge[0] : (f->x[i] - b->rx) / dev;
+            rc->ch[rc->nch - 1].mv[1] = nudge ? u_nudge[1] : (f->y[i] - b->ry) / dev;
             rc->ch[rc->nch - 1].creep = b->t_stop > 0 && t_on - b->t_stop < rc->p.resume_s && sp < 200.0;
         }
     }

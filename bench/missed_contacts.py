@@ -14,7 +14,7 @@ import json
 import math
 import sys
 
-SHIFT_S = 10000.0
+from merge_clips import SHIFT_S
 
 
 def tracks(clip):

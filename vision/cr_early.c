@@ -3,6 +3,7 @@
  * cr_early.h for what is called and when).
  */
 #include "cr_early.h"
+#include "cr_vision_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -485,26 +486,18 @@ static int judge_first(cr_early_t *e, const ball_t *b, bool once, cr_early_conta
     /* within reach: 2R, and the error of the cue ball's measured way */
     reach = 2.0 * e->R + way_slack(e, k);
     {
-        double dt = e->path_t[k] - e->path_t[k - 1], vx, vy, fx, fy, A, B, C, disc, tmax = t_off - e->path_t[k];
+        double dt = e->path_t[k] - e->path_t[k - 1], vx, vy, tmax = t_off - e->path_t[k];
 
         if (!(dt > 0) || !(tmax > 0))
             return 0;
         vx = (e->path_x[k] - e->path_x[k - 1]) / dt;
         vy = (e->path_y[k] - e->path_y[k - 1]) / dt;
         vin = hypot(vx, vy);
-        fx = e->path_x[k] - b->px;
-        fy = e->path_y[k] - b->py;
-        A = vx * vx + vy * vy;
-        B = 2 * (fx * vx + fy * vy);
-        C = fx * fx + fy * fy - 4.0 * e->R * e->R;
-        disc = B * B - 4 * A * C;
-        if (C <= 0)
-            tc = 0.0; /* seen touching it already */
-        else if (A > 0 && disc >= 0 && B < 0)
-            tc = (-B - sqrt(disc)) / (2 * A); /* its straight way in reaches 2R */
-        else if (A > 0)
-            tc = fmax(0.0, -B / (2 * A)); /* nearest on its way in */
-        else
+        /* its straight way in reaches 2R (0: seen touching it already) */
+        tc = cr_vision_reach_time(e->path_x[k], e->path_y[k], vx, vy, b->px, b->py, 2.0 * e->R);
+        if (isnan(tc) && vin > 0) /* nearest on its way in */
+            tc = fmax(0.0, -((e->path_x[k] - b->px) * vx + (e->path_y[k] - b->py) * vy) / (vx * vx + vy * vy));
+        else if (isnan(tc))
             return 0;
         if (tc >= tmax && k > 1)
             return 0; /* its way in reaches the ball only after the ball had left: not this */

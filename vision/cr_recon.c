@@ -1939,6 +1939,53 @@ static bool brushed_at(cr_recon_t *rc, int i, long a)
     return brusher(rc, i, a, &hx, &hy) >= 0;
 }
 
+/* Whether ball b's watch for a gentle push (nudged()), opened when a
+ * moving ball came within reach in this shot after it came to rest, still
+ * runs at time t. */
+static bool nudge_open(const cr_recon_t *rc, const rball_t *b, double t)
+{
+    return b->nudge_t >= rc->t_stroke && b->nudge_t > b->t_stop && t - b->nudge_t <= NUDGE_S;
+}
+
+/* Resting ball i (sigma s) at frame a, in a shot: when a moving ball is
+ * within reach of it (brusher()), opens its watch for a gentle push
+ * (nudge_*, for nudged()), unless open (not moments after it stopped: a
+ * ball creeps its last millimetres, the one that struck it still beside
+ * it); notes when that ball's centre first came 2R from the rest, on the
+ * chord between its last two sightings (the contact, as the striker's way
+ * in dates it), and where it came nearest. Returns whether any ball was
+ * within reach. */
+static bool watch_nudge(cr_recon_t *rc, int i, long a, double s)
+{
+    rball_t *b = &rc->b[i];
+    const rframe_t *f = frm(rc, a), *g;
+    double hx, hy, u;
+    int j = brusher(rc, i, a, &hx, &hy);
+
+    if (j < 0 || rc->b[j].state != B_MOVING)
+        return j >= 0;
+    if (!nudge_open(rc, b, f->t) && f->t - b->t_stop >= rc->p.resume_s) {
+        b->nudge_t = f->t;
+        b->nudge_k = a;
+        b->nudge_r[0] = b->rx;
+        b->nudge_r[1] = b->ry;
+        b->nudge_w = fmax(b->rw, 1.0);
+        b->nudge_s = s;
+        b->nudge_tc = NAN;
+    }
+    if (isnan(b->nudge_tc) && a > 0 && frame_ok(rc, a - 1) && (g = frm(rc, a - 1))->st[j] == OB_SEEN &&
+        isfinite(u = cr_vision_reach_time(g->x[j], g->y[j], f->x[j] - g->x[j], f->y[j] - g->y[j], b->rx, b->ry,
+                                          2.0 * rc->R)) &&
+        u <= 1)
+        b->nudge_tc = g->t + u * (f->t - g->t);
+    if (b->nudge_t == f->t || hypot(hx - b->rx, hy - b->ry) < b->nudge_hd) {
+        b->nudge_h[0] = hx;
+        b->nudge_h[1] = hy;
+        b->nudge_hd = hypot(hx - b->rx, hy - b->ry);
+    }
+    return true;
+}
+
 /* Whether resting ball i, brushed at nudge_t, has been pushed off its
  * rest by frame a too gently for one sample to show (a ball met at a few
  * centimetres a second rolls a few millimetres: each sample within the
@@ -1958,8 +2005,8 @@ static bool nudged(cr_recon_t *rc, int i, long a, double *t_on, double u[2])
     long k, k0 = a - NUDGE_M + 1;
     int m = 0;
 
-    if (!(b->nudge_t >= rc->t_stroke && b->nudge_t > b->t_stop && frm(rc, a)->t - b->nudge_t <= NUDGE_S &&
-          isfinite(b->nudge_tc) && k0 >= b->nudge_k && frame_ok(rc, k0) && frm(rc, k0)->t >= b->nudge_tc))
+    if (!(nudge_open(rc, b, frm(rc, a)->t) && isfinite(b->nudge_tc) && k0 >= b->nudge_k && frame_ok(rc, k0) &&
+          frm(rc, k0)->t >= b->nudge_tc))
         return false;
     for (k = k0; k <= a; k++)
         if (frame_ok(rc, k) && frm(rc, k)->st[i] == OB_SEEN) {
@@ -2003,49 +2050,8 @@ static void analyse_rest(cr_recon_t *rc, int i, long a, int *n_reloc, bool *cue_
     if (sc > 1.3 * s)
         s = sc;
     thr = fmax(rc->p.onset_min_mm, rc->p.onset_k * s * sqrt(1.0 + 1.0 / fmax(b->rw, 1.0)));
-    if (rc->active) {
-        double hx, hy;
-
-        int j = brusher(rc, i, a, &hx, &hy);
-
-        if (j >= 0)
-            b->t_brush = f->t;
-        if (j >= 0 && rc->b[j].state == B_MOVING) {
-            if (!(b->nudge_t >= rc->t_stroke && b->nudge_t > b->t_stop && f->t - b->nudge_t <= NUDGE_S) &&
-                f->t - b->t_stop >= rc->p.resume_s) {
-                /* the rest as it was when a moving ball came within reach
-                 * (not moments after it stopped: a ball creeps its last
-                 * millimetres, the one that struck it still beside it) */
-                b->nudge_t = f->t;
-                b->nudge_k = a;
-                b->nudge_r[0] = b->rx;
-                b->nudge_r[1] = b->ry;
-                b->nudge_w = fmax(b->rw, 1.0);
-                b->nudge_s = s;
-                b->nudge_tc = NAN;
-            }
-            if (isnan(b->nudge_tc) && a > 0 && frame_ok(rc, a - 1) && frm(rc, a - 1)->st[j] == OB_SEEN) {
-                /* when its centre first came 2R from the rest, on the
-                 * chord between its last two sightings: the contact, as
-                 * the striker's way in dates it */
-                const rframe_t *g = frm(rc, a - 1);
-                double ex = f->x[j] - g->x[j], ey = f->y[j] - g->y[j], ox = g->x[j] - b->rx, oy = g->y[j] - b->ry,
-                       qa = ex * ex + ey * ey, qb = 2.0 * (ex * ox + ey * oy),
-                       qc = ox * ox + oy * oy - 4.0 * rc->R * rc->R, disc = qb * qb - 4.0 * qa * qc, u;
-
-                if (qc <= 0)
-                    b->nudge_tc = g->t;
-                else if (qa > 0 && disc >= 0 && (u = (-qb - sqrt(disc)) / (2.0 * qa)) >= 0 && u <= 1)
-                    b->nudge_tc = g->t + u * (f->t - g->t);
-            }
-            if (b->nudge_t == f->t || hypot(hx - b->rx, hy - b->ry) < b->nudge_hd) {
-                /* the brushing ball where it came nearest */
-                b->nudge_h[0] = hx;
-                b->nudge_h[1] = hy;
-                b->nudge_hd = hypot(hx - b->rx, hy - b->ry);
-            }
-        }
-    }
+    if (rc->active && watch_nudge(rc, i, a, s))
+        b->t_brush = f->t;
 
     if (f->st[i] == OB_HIDDEN && frame_ok(rc, b->last_seen) && f->t - frm(rc, b->last_seen)->t >= HUNG_UNSEEN_S) {
         /* at rest past the line between a pocket's jaw points, then not

@@ -1,5 +1,5 @@
-/* cr_solve.c - small dense linear systems for the vision stages
- * (cr_vision_internal.h). */
+/* cr_solve.c - small dense linear systems and the reach of a straight way
+ * for the vision stages (cr_vision_internal.h). */
 #include "cr_vision_internal.h"
 
 #include <math.h>
@@ -38,4 +38,16 @@ bool cr_vision_solve(double m[3][3], double r[3], int n)
         r[i] /= m[i][i];
     }
     return true;
+}
+
+double cr_vision_reach_time(double px, double py, double vx, double vy, double cx, double cy, double d)
+{
+    const double fx = px - cx, fy = py - cy, A = vx * vx + vy * vy, B = 2 * (fx * vx + fy * vy),
+                 C = fx * fx + fy * fy - d * d, disc = B * B - 4 * A * C;
+
+    if (C <= 0)
+        return 0.0;
+    if (A > 0 && disc >= 0 && B < 0)
+        return (-B - sqrt(disc)) / (2 * A);
+    return NAN;
 }

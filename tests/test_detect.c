@@ -840,7 +840,16 @@ static void test_look_for_a_rolling_faint_ball(void)
  * found in at most 2 of the frames after the first few; with them in most,
  * within 0.6 R (a faint fit settles toward the shadow), and nothing is made
  * up elsewhere (the two other balls rest). */
-static void test_found_by_what_moves(void)
+/* A ball of the cloth's colour rolling step mm a frame across the bed at
+ * 30 fps, in five lights and cloths, with no hint to look for it and the
+ * tiles' sweep all but off: found only by the looks at what moves. Each
+ * case: found (within R) in at most 2 of its last frames without those
+ * looks, never further than err_lim from it with them, and no detection
+ * elsewhere; over the cases found in min_found frames at least. Returns
+ * the detections more than R from the rolling ball and from the still
+ * balls (a fit of a fast ball dragged toward its shadow, its blur), over
+ * all cases. */
+static int found_by_what_moves(double step, int min_found, double err_lim)
 {
     enum { NF = 40, F0 = 12 };
     static const struct {
@@ -853,9 +862,8 @@ static void test_found_by_what_moves(void)
         {CR_CLOTH_RED, 7, 1500.0, 300.0, 2.8, 0.6},  {CR_CLOTH_GREEN, 6, 600.0, 300.0, 0.5, 0.3},
         {CR_CLOTH_GREEN, 6, 1700.0, 850.0, -2.6, 0.45},
     };
-    const double step = 10.0;
     size_t ci;
-    int sum[2] = {0, 0};
+    int sum[2] = {0, 0}, extras = 0;
 
     for (ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
         const double ux = cos(cases[ci].dir), uy = sin(cases[ci].dir);
@@ -912,18 +920,37 @@ static void test_found_by_what_moves(void)
             td_close(&c);
         }
         CU_ASSERT(found[0] <= 2);
-        CU_ASSERT(err_max < 0.6 * RB);
-        CU_ASSERT_EQUAL(extra, 0);
+        CU_ASSERT(err_max < err_lim);
+        extras += extra;
         sum[0] += found[0], sum[1] += found[1];
-        if (found[0] > 2 || err_max >= 0.6 * RB || extra || getenv("MOVE_DEBUG"))
+        if (found[0] > 2 || err_max >= err_lim || extra || getenv("MOVE_DEBUG"))
             printf("\n  the %d rolling, unlooked-for: found in %d of the last %d frames without the looks at what "
                    "moves, %d with them, %.1f mm off at most; %d others",
                    cases[ci].id, found[0], NF - F0 + 1, found[1], err_max, extra);
     }
-    /* found in 1 and 107 of the 145 frames (the faintest, the 7 in the darkest light: 12) */
-    CU_ASSERT(sum[1] >= 90);
-    if (sum[1] < 90)
-        printf("\n  found in %d and %d frames", sum[0], sum[1]);
+    CU_ASSERT(sum[1] >= min_found);
+    if (sum[1] < min_found || getenv("MOVE_DEBUG"))
+        printf("\n  %.0f mm a frame: found in %d and %d frames", step, sum[0], sum[1]);
+    return extras;
+}
+
+static void test_found_by_what_moves(void)
+{
+    /* 10 mm a frame: found in 1 and 111 of the 145 frames (the faintest, the
+     * 7 in the darkest light: 12) */
+    CU_ASSERT_EQUAL(found_by_what_moves(10.0, 90, 0.6 * RB), 0);
+}
+
+/* The same a ball's width a frame (30 mm, 0.9 m/s at 30 fps): its changed
+ * samples are its place in both frames and its shadow round them, near
+ * three diameters across, their centre 20-30 mm behind the ball. Looked at
+ * within R of that centre and followed from where it was found with no
+ * step known, it was found in 5 of the 145 frames; looked at over the
+ * group and followed on its way, in 61 (a fast ball's fit lags toward its
+ * shadow and blur: up to 19 mm, one fit over R off it). */
+static void test_found_by_what_moves_fast(void)
+{
+    CU_ASSERT(found_by_what_moves(30.0, 45, 0.85 * RB) <= 2);
 }
 
 /* A ball blurred over one to two of its diameters (a break at 30 fps) is
@@ -1816,6 +1843,8 @@ int cr_test_register_detect(void)
         !CU_add_test(s, "a rolling ball of the cloth's colour is looked for past a faint fit",
                      test_look_for_a_rolling_faint_ball) ||
         !CU_add_test(s, "a streak whose ends read as different colours is one ball", test_streak_ends) ||
+        !CU_add_test(s, "a ball of the cloth's colour rolling fast, unlooked-for, is found by what moves",
+                     test_found_by_what_moves_fast) ||
         !CU_add_test(s, "a ball of the cloth's colour rolling unlooked-for is found by what moves",
                      test_found_by_what_moves) ||
         !CU_add_test(s, "a resting ball of the cloth's colour is placed and held by its highlights",

@@ -140,6 +140,7 @@ struct cr_detector {
         double x, y;      /* table mm: where it was last found */
         double vx, vy;    /* table mm a frame: how it went between its finds */
         int hits, misses; /* frames it was found in; missed since it was last found */
+        int moving;       /* born of a group that moved: vx, vy its first guess (step 8) */
         int seen;         /* frames the search found it in */
     } probe[CR_DET_MAX_PROBES]; /* balls the scan found that no region showed (step 8) */
     int n_probe;
@@ -3139,6 +3140,7 @@ static void cr_det_probe_new(cr_detector_t *d, double x, double y)
     d->probe[d->n_probe].vx = d->probe[d->n_probe].vy = 0.0;
     d->probe[d->n_probe].hits = 1;
     d->probe[d->n_probe].seen = 0;
+    d->probe[d->n_probe].moving = 0;
     d->probe[d->n_probe++].misses = 0;
 }
 
@@ -3158,23 +3160,31 @@ static void cr_det_probe_found(cr_detector_t *d, int k, double x, double y)
 
 /* Step 8, what moves: a ball of the cloth's colour rolling after a break
  * that no region shows and no hint follows still changes the samples it
- * crosses from frame to frame (its shading, its highlights). Groups of such
- * samples (moved) no larger than a ball rolling a frame's way (two and a
- * half diameters across) and no smaller than a quarter of a ball's, with no
- * ball found or followed within 2 R, on the bed, are looked at as a probe
- * is (fainter edges, no foreground test), the largest first, at most
- * motion_looks a frame; a fit there becomes a probe, which is then followed
- * and reported as the scan's are. */
+ * crosses from frame to frame (its shading, its highlights, its number
+ * disc, its shadow). Groups of such samples (moved) no larger than a ball
+ * rolling a frame's way with its shadow (three and a half diameters
+ * across) and no smaller than a quarter of a ball's, with no ball found or
+ * followed within 2 R, on the bed, are looked at as a probe is (fainter
+ * edges, no foreground test), the largest first, at most motion_looks a
+ * frame, over the group's extent: a group holds the ball's place in both
+ * frames and its shadow, so its centre lies behind the ball (by 20-50 mm,
+ * a maroon 7 on red cloth rolling 27-50 mm a frame at 30 fps: a look
+ * within R of the centre missed it). A fit there becomes a probe, which is
+ * then followed and reported as the scan's are; it goes on the way from
+ * the group's centre to the fit, at twice that step a frame (the centre is
+ * halfway between the ball's two places), looked for the next frame as far
+ * as twice that again (the shadow and the blur pull the centre further
+ * back; cr_det_scan()). */
 #define CR_DET_MOVE_GROUPS 16
 static void cr_det_motion_probes(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
 {
     const double R = d->tab.ball_radius_mm, cell = 2.0 * d->gs;
-    const int gw = d->gw, gh = d->gh, span = (int)ceil(2.5 * d->r_max_px / d->gs);
+    const int gw = d->gw, gh = d->gh, span = (int)ceil(3.5 * d->r_max_px / d->gs);
     const int min_n = (int)fmax(3.0, 0.25 * CR_DET_PI * (d->r_max_px / cell) * (d->r_max_px / cell));
     const size_t ng = (size_t)gw * gh;
     struct {
         int n;
-        double x, y, u, v;
+        double x, y, u, v, ext; /* ext: pixels across */
     } grp[CR_DET_MOVE_GROUPS];
     int ngrp = 0, a;
 
@@ -3201,16 +3211,28 @@ static void cr_det_motion_probes(cr_detector_t *d, const cr_yuv_image_t *img, in
             if (a < CR_DET_MOVE_GROUPS)
                 grp[a] = grp[a - 1];
         if (a < CR_DET_MOVE_GROUPS)
-            grp[a].n = g.n, grp[a].x = x, grp[a].y = y, grp[a].u = u, grp[a].v = v;
+            grp[a].n = g.n, grp[a].x = x, grp[a].y = y, grp[a].u = u, grp[a].v = v,
+            grp[a].ext = cell * (1 + fmax(g.bx1 - g.bx0, g.by1 - g.by0));
     }
     for (a = 0; a < ngrp && a < d->p.motion_looks && d->n_probe < CR_DET_MAX_PROBES; a++) {
         cr_detection_t det;
         const double rp = cr_det_radius_at(d, grp[a].u, grp[a].v);
+        /* the ball's centre lies within the group, at least R inside its
+         * far edge: reach over half the group less half a radius */
+        const double reach = fmin(fmax(0.5 * grp[a].ext - 0.5 * rp, rp), 2.5 * rp);
 
-        if (cr_det_look_at(d, img, grp[a].u, grp[a].v, rp, rp, grp[a].x, grp[a].y, R, nd, &det) &&
+        if (cr_det_look_at(d, img, grp[a].u, grp[a].v, rp, reach, grp[a].x, grp[a].y, R * reach / rp, nd, &det) &&
             cr_det_centre_ok(d, det.x, det.y, 0.0) && det.colour_fit >= CR_VISION_COLOUR_OFF &&
-            !cr_det_probe_near(d, det.x, det.y, 1.8 * R))
+            !cr_det_probe_near(d, det.x, det.y, 1.8 * R) && d->n_probe < CR_DET_MAX_PROBES) {
+            double sx = 2.0 * (det.x - grp[a].x), sy = 2.0 * (det.y - grp[a].y), sl = hypot(sx, sy);
+
+            if (sl > 3.0 * R) /* a frame's way at most as the group's size allows */
+                sx *= 3.0 * R / sl, sy *= 3.0 * R / sl;
             cr_det_probe_new(d, det.x, det.y);
+            d->probe[d->n_probe - 1].vx = sx;
+            d->probe[d->n_probe - 1].vy = sy;
+            d->probe[d->n_probe - 1].moving = 1;
+        }
         d->looking = 0;
     }
 }
@@ -3241,7 +3263,11 @@ static int cr_det_scan(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
         /* between where it was last found and where it went on at the step
          * it went between its finds (a faint fit of a resting ball jumps
          * about, and makes a step of its own): looked for over both */
-        const double ex = d->probe[k].vx * (d->probe[k].misses + 1), ey = d->probe[k].vy * (d->probe[k].misses + 1);
+        /* (one born of a moving group, found once: its step is a guess
+         * from the group, short of the ball's, and looked for twice as
+         * far: cr_det_motion_probes()) */
+        const double f = (d->probe[k].misses + 1) * (d->probe[k].moving && d->probe[k].hits == 1 ? 2.0 : 1.0);
+        const double ex = d->probe[k].vx * f, ey = d->probe[k].vy * f;
         const double qx = d->probe[k].x + 0.5 * ex, qy = d->probe[k].y + 0.5 * ey, qr = 0.5 * R + 0.5 * hypot(ex, ey);
 
         b = cr_det_ball_near(d, nd, qx, qy, 1.5 * R);

@@ -832,23 +832,17 @@ static void test_look_for_a_rolling_faint_ball(void)
 
 /* A ball of the cloth's colour rolling with nobody looking for it (lost in
  * a break, its track ended; the maroon 7 on red, the green 6 on green, in
- * dim light and noise of 4 levels), at 600 mm/s at 60 fps: no region shows
- * it, and the scan's tiles (all but off here) come round too seldom. The
- * samples it crosses still change from frame to frame: the looks at what
- * moves find it, a probe follows it at the step it goes, and it is
- * reported once found in probe_frames frames. Without those looks it is
- * found in at most 2 of the frames after the first few; with them in most,
- * within 0.6 R (a faint fit settles toward the shadow), and nothing is made
- * up elsewhere (the two other balls rest). */
-/* A ball of the cloth's colour rolling step mm a frame across the bed at
- * 30 fps, in five lights and cloths, with no hint to look for it and the
- * tiles' sweep all but off: found only by the looks at what moves. Each
- * case: found (within R) in at most 2 of its last frames without those
- * looks, never further than err_lim from it with them, and no detection
- * elsewhere; over the cases found in min_found frames at least. Returns
- * the detections more than R from the rolling ball and from the still
- * balls (a fit of a fast ball dragged toward its shadow, its blur), over
- * all cases. */
+ * five exposures, noise of 4 levels), step mm a frame,
+ * blurred over a quarter of its step: no region shows it, and the scan's
+ * tiles (all but off here) come round too seldom. The samples it crosses
+ * still change from frame to frame: the looks at what moves find it, a
+ * probe follows it at the step it goes, and it is reported once found in
+ * probe_frames frames. Each case: without those looks found (within R) in
+ * at most 2 of its frames after the first few; with them never further
+ * than err_lim from it; over the cases found in min_found frames at least.
+ * Returns the detections more than R from the rolling ball and from the
+ * two resting ones, over all cases (none made up elsewhere; a fast ball's
+ * fit dragged toward its shadow and blur). */
 static int found_by_what_moves(double step, int min_found, double err_lim)
 {
     enum { NF = 40, F0 = 12 };
@@ -936,18 +930,17 @@ static int found_by_what_moves(double step, int min_found, double err_lim)
 
 static void test_found_by_what_moves(void)
 {
-    /* 10 mm a frame: found in 1 and 111 of the 145 frames (the faintest, the
-     * 7 in the darkest light: 12) */
+    /* 10 mm a frame (600 mm/s at 60 fps): found in 1 and 111 of the 145
+     * frames (the faintest, the 7 in the darkest light: 12) */
     CU_ASSERT_EQUAL(found_by_what_moves(10.0, 90, 0.6 * RB), 0);
 }
 
-/* The same a ball's width a frame (30 mm, 0.9 m/s at 30 fps): its changed
- * samples are its place in both frames and its shadow round them, near
- * three diameters across, their centre 20-30 mm behind the ball. Looked at
- * within R of that centre and followed from where it was found with no
- * step known, it was found in 5 of the 145 frames; looked at over the
- * group and followed on its way, in 61 (a fast ball's fit lags toward its
- * shadow and blur: up to 19 mm, one fit over R off it). */
+/* The same at 30 mm a frame, half a ball's width (0.9 m/s at 30 fps, 1.8
+ * m/s at 60): the samples it changes are its place in both frames and its
+ * shadow round them, their centre behind the ball. Looked at within R of
+ * that centre and followed from where it was found with no step known, it
+ * was found in 5 of the 145 frames; looked at over the group and followed
+ * on its way, in 61 (its fit up to 19 mm off, one fit over R off it). */
 static void test_found_by_what_moves_fast(void)
 {
     CU_ASSERT(found_by_what_moves(30.0, 45, 0.85 * RB) <= 2);

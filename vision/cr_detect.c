@@ -140,7 +140,6 @@ struct cr_detector {
         double x, y;      /* table mm: where it was last found */
         double vx, vy;    /* table mm a frame: how it went between its finds */
         int hits, misses; /* frames it was found in; missed since it was last found */
-        int moving;       /* born of a group that moved: vx, vy its first guess (step 8) */
         int seen;         /* frames the search found it in */
     } probe[CR_DET_MAX_PROBES]; /* balls the scan found that no region showed (step 8) */
     int n_probe;
@@ -3131,16 +3130,16 @@ static bool cr_det_probe_near(const cr_detector_t *d, double x, double y, double
     return false;
 }
 
-/* A new probe at table (x, y): found once, not moving yet. */
-static void cr_det_probe_new(cr_detector_t *d, double x, double y)
+/* A new probe at table (x, y): found once, going (vx, vy) a frame as far
+ * as known (0 for one the scan found; a guess for one found by what moves). */
+static void cr_det_probe_new(cr_detector_t *d, double x, double y, double vx, double vy)
 {
     if (d->n_probe >= CR_DET_MAX_PROBES)
         return;
     d->probe[d->n_probe].x = x, d->probe[d->n_probe].y = y;
-    d->probe[d->n_probe].vx = d->probe[d->n_probe].vy = 0.0;
+    d->probe[d->n_probe].vx = vx, d->probe[d->n_probe].vy = vy;
     d->probe[d->n_probe].hits = 1;
     d->probe[d->n_probe].seen = 0;
-    d->probe[d->n_probe].moving = 0;
     d->probe[d->n_probe++].misses = 0;
 }
 
@@ -3223,15 +3222,12 @@ static void cr_det_motion_probes(cr_detector_t *d, const cr_yuv_image_t *img, in
 
         if (cr_det_look_at(d, img, grp[a].u, grp[a].v, rp, reach, grp[a].x, grp[a].y, R * reach / rp, nd, &det) &&
             cr_det_centre_ok(d, det.x, det.y, 0.0) && det.colour_fit >= CR_VISION_COLOUR_OFF &&
-            !cr_det_probe_near(d, det.x, det.y, 1.8 * R) && d->n_probe < CR_DET_MAX_PROBES) {
+            !cr_det_probe_near(d, det.x, det.y, 1.8 * R)) {
             double sx = 2.0 * (det.x - grp[a].x), sy = 2.0 * (det.y - grp[a].y), sl = hypot(sx, sy);
 
             if (sl > 3.0 * R) /* a frame's way at most as the group's size allows */
                 sx *= 3.0 * R / sl, sy *= 3.0 * R / sl;
-            cr_det_probe_new(d, det.x, det.y);
-            d->probe[d->n_probe - 1].vx = sx;
-            d->probe[d->n_probe - 1].vy = sy;
-            d->probe[d->n_probe - 1].moving = 1;
+            cr_det_probe_new(d, det.x, det.y, sx, sy);
         }
         d->looking = 0;
     }
@@ -3263,10 +3259,10 @@ static int cr_det_scan(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
         /* between where it was last found and where it went on at the step
          * it went between its finds (a faint fit of a resting ball jumps
          * about, and makes a step of its own): looked for over both */
-        /* (one born of a moving group, found once: its step is a guess
-         * from the group, short of the ball's, and looked for twice as
-         * far: cr_det_motion_probes()) */
-        const double f = (d->probe[k].misses + 1) * (d->probe[k].moving && d->probe[k].hits == 1 ? 2.0 : 1.0);
+        /* (found once, its step is none, or a guess from a group that
+         * moved, short of the ball's: looked for twice as far,
+         * cr_det_motion_probes()) */
+        const double f = (d->probe[k].misses + 1) * (d->probe[k].hits == 1 ? 2.0 : 1.0);
         const double ex = d->probe[k].vx * f, ey = d->probe[k].vy * f;
         const double qx = d->probe[k].x + 0.5 * ex, qy = d->probe[k].y + 0.5 * ey, qr = 0.5 * R + 0.5 * hypot(ex, ey);
 
@@ -3359,7 +3355,7 @@ static int cr_det_scan(cr_detector_t *d, const cr_yuv_image_t *img, int nd)
                 continue;
             if (cr_det_probe_near(d, det.x, det.y, 1.8 * R))
                 continue;
-            cr_det_probe_new(d, det.x, det.y);
+            cr_det_probe_new(d, det.x, det.y, 0.0, 0.0);
         }
         d->looking = 0;
     }

@@ -1694,7 +1694,11 @@ static double evidence_agreement(const trk_t *a, const trk_t *b, double cap)
  * frames mix its colour with white), and its pattern, three ways: a stripe
  * seen speaks against a solid and the cue ball, looking solid (a coloured
  * ball with no white band) against a stripe and the cue ball, looking all
- * white against a solid and a stripe. */
+ * white against a stripe (white_seen_ev(): it shows so from near a pole)
+ * and twice as much against a solid, whose number circle never fills its
+ * face (all white only misread: a stripe at its pole, racked beside the
+ * solid of its colour, was as likely that solid as its own number, and
+ * neither was named while the rack stood: 1080p120 clip 05's 1 and 9). */
 static double id_loglik(const trk_t *k, int id, double cap)
 {
     double sp = stripe_seen_ev(&k->ev), so = solid_seen_ev(&k->ev), wh = white_seen_ev(&k->ev);
@@ -1702,7 +1706,7 @@ static double id_loglik(const trk_t *k, int id, double cap)
     if (id == 0)
         return colour_ll_ev(&k->ev, CR_COLOUR_WHITE, cap) - sp - so;
     if (id <= 8)
-        return colour_ll_ev(&k->ev, id_colour[id], cap) - sp - wh;
+        return colour_ll_ev(&k->ev, id_colour[id], cap) - sp - 2.0 * wh;
     return stripe_colour_ll_ev(&k->ev, id_colour[id], cap) - so - wh;
 }
 

@@ -1663,6 +1663,88 @@ static void test_pole_beside_its_solid(void)
                s.solid_named_1);
 }
 
+/* ------------------------------- a named ball at rest reading off every colour */
+
+typedef struct {
+    int frames, named_8, hand_frames, hand_named;
+} offrest_t;
+
+/* 9-ball: the ten balls at rest apart, clearly seen; from frame 60 to 119
+ * the 8's readings fit no ball's colour (orange, colour_fit -1.8: a black
+ * ball's rim of mirrored red cloth read as orange, as on 1080p120 clip
+ * 05), while it stays where it rests. It is still the 8. A hand of the
+ * same reading moving about from frame 150 (a new track) is no ball. */
+static void offrest_xy(int b, double *x, double *y)
+{
+    *x = 400.0 + 180.0 * (b % 5);
+    *y = 350.0 + 500.0 * (b / 5);
+}
+
+static void offrest_look(cr_detection_t *o)
+{
+    for (int c = 0; c < CR_COLOUR_COUNT; c++)
+        o->colour_p[c] = 0.03f;
+    o->colour_p[CR_COLOUR_ORANGE] = 0.76f;
+    o->colour_fit = -1.8f;
+    o->white_frac = 0.02f;
+}
+
+static void offrest_gen(void *u, int k, cr_detection_t *d, int *n)
+{
+    (void)u;
+    *n = 0;
+    for (int b = 0; b <= 9; b++) {
+        double x, y;
+        cr_detection_t *o = &d[(*n)++];
+
+        offrest_xy(b, &x, &y);
+        *o = det_of(b, x, y, -1);
+        if (b == 8 && k >= 60 && k < 120)
+            offrest_look(o);
+    }
+    if (k >= 150 && k < 240) {
+        cr_detection_t *o = &d[(*n)++];
+
+        *o = det_of(-1, 1500 + 60.0 * sin((k - 150) * 0.15), 1000, 0.02);
+        offrest_look(o);
+    }
+}
+
+static void offrest_check(void *u, const cr_ball_frame_t *f)
+{
+    offrest_t *s = u;
+    const cr_ball_obs_t *o;
+    double x, y;
+
+    if (f->frame >= 60 && f->frame < 120) {
+        offrest_xy(8, &x, &y);
+        o = nearest(f, x, y, 10);
+        s->frames++;
+        s->named_8 += o && o->id == 8;
+    }
+    if (f->frame >= 170 && f->frame < 240) {
+        o = nearest(f, 1500 + 60.0 * sin(((double)f->frame - 150) * 0.15), 1000, 10);
+        s->hand_frames += o != NULL;
+        s->hand_named += o && o->id >= 0;
+    }
+}
+
+static void test_named_ball_reading_off(void)
+{
+    cr_track_params_t p;
+    offrest_t s;
+
+    params_30(&p, 0x3ff);
+    memset(&s, 0, sizeof(s));
+    CU_ASSERT_EQUAL(run_tracker(&p, 30, 260, offrest_gen, offrest_check, &s), 260);
+    CU_ASSERT_EQUAL(s.frames, 60);
+    CU_ASSERT_EQUAL(s.named_8, s.frames);
+    CU_ASSERT_EQUAL(s.hand_named, 0);
+    if (s.named_8 != s.frames || s.hand_named)
+        printf("\n  the 8 named in %d of %d frames; the hand named in %d of %d", s.named_8, s.frames, s.hand_named,
+               s.hand_frames);
+}
+
 /* ------------------------------- a lost fast ball does not run through a ball */
 
 typedef struct {
@@ -2829,6 +2911,7 @@ int cr_test_register_track(void)
         !CU_add_test(s, "a lost fast ball does not run through another", test_lost_ball_not_through_another) ||
         !CU_add_test(s, "a smeared ball reading another's colour keeps its own", test_smeared_look_doubted) ||
         !CU_add_test(s, "a stripe at its pole beside the solid of its colour: both named", test_pole_beside_its_solid) ||
+        !CU_add_test(s, "a named ball at rest reading off every colour keeps its number", test_named_ball_reading_off) ||
         !CU_add_test(s, "a pocketed ball's number stays out", test_pocketed_number_stays_out) ||
         !CU_add_test(s, "a hand of the orange ball's hue is no ball of the set", test_skin_no_ball_of_the_set) ||
         !CU_add_test(s, "a ball poorly seen while struck is named again at rest", test_poorly_seen_ball_named_again) ||

@@ -98,6 +98,9 @@ typedef struct {
                             * one, or seen more than R / 2 from there since) */
     double t_struck;       /* at rest, a rolling ball came within contact then (STRUCK_S) */
     double v_struck;       /* ... at this speed, mm/s */
+    bool off_named;        /* its looks went off every ball's colour while it rested surely named
+                            * (ball_like()), ... */
+    double off_x, off_y;   /* ... there */
 } trk_t;
 
 typedef struct {
@@ -836,6 +839,9 @@ static int count_live(const cr_tracker_t *tr)
  * Recent ones: a ball's fit is poor while it is struck among others, and
  * fine once it rests. */
 #define OFF_FRAMES 10.0
+/* How far such a track, gone off while at rest surely named, may be seen
+ * from where it went off and still be that ball (off_held()). */
+#define OFF_HOLD_MM 10.0
 /* A track seen in at least this many frames whose looks still favour no
  * ball over any other is vague (assign_ids()): a hand, an arm, a ghost. */
 #define VAGUE_HITS 10
@@ -898,8 +904,18 @@ static void add_evidence(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, do
      * was taken for the 12. Seeing a stripe is near-proof, so it counts
      * only from frames sharper than that */
     if (!(streak > R)) {
+        const bool was_like = k->ev.n_fit < 3.0 || k->ev.off_avg < 0.5;
+
         k->ev.n_fit += 1;
         k->ev.off_avg += ((d->colour_fit < CR_VISION_COLOUR_OFF) - k->ev.off_avg) / fmin(k->ev.n_fit, OFF_FRAMES);
+        if (k->ev.off_avg < 0.5) {
+            k->off_named = false;
+        } else if (was_like && k->ev.n_fit >= 3.0) {
+            /* off now: held while it stays, if it rests surely named */
+            k->off_named = k->id >= 0 && k->margin >= tr->p.id_margin && moved < 0.5 * OFF_HOLD_MM;
+            k->off_x = d->x;
+            k->off_y = d->y;
+        }
         look = look_of(tr, d);
         if (look == LOOK_CUE) {
             k->vw.n_white += 1;
@@ -1710,13 +1726,23 @@ static double id_loglik(const trk_t *k, int id, double cap)
     return stripe_colour_ll_ev(&k->ev, id_colour[id], cap) - so - wh;
 }
 
+/* A ball surely named, at rest, whose colour readings went off every
+ * ball's (a glare, a shadow or a hand beside it, a black ball's rim of
+ * mirrored cloth read as orange: 1080p120 clip 05's 8 beside the foot
+ * cushion for 1.8 s of a shot) is still that ball while it stays where it
+ * was when they did: a hand taken for a ball moves. */
+static bool off_held(const trk_t *k)
+{
+    return k->off_named && hypot(k->zx - k->off_x, k->zy - k->off_y) < OFF_HOLD_MM;
+}
+
 /* Do track k's looks fit a ball's colour (in more than half of its recent
  * sharp frames, or too few seen to tell)? A hand on the cue's butt is skin,
  * which reads "surely orange" against the other classes but fits the
  * orange ball's saturation no better than two standard deviations. */
 static bool ball_like(const trk_t *k)
 {
-    return k->ev.n_fit < 3.0 || k->ev.off_avg < 0.5;
+    return k->ev.n_fit < 3.0 || k->ev.off_avg < 0.5 || off_held(k);
 }
 
 /* The id a track's own evidence points to, and by how many nats it beats

@@ -842,6 +842,13 @@ static int count_live(const cr_tracker_t *tr)
 /* How far such a track, gone off while at rest surely named, may be seen
  * from where it went off and still be that ball (off_held()). */
 #define OFF_HOLD_MM 10.0
+
+/* Whether evidence e fits a ball's colour: in more than half of its recent
+ * sharp frames, or too few seen to tell. */
+static bool colour_fits(const ev_t *e)
+{
+    return e->n_fit < 3.0 || e->off_avg < 0.5;
+}
 /* A track seen in at least this many frames whose looks still favour no
  * ball over any other is vague (assign_ids()): a hand, an arm, a ghost. */
 #define VAGUE_HITS 10
@@ -904,7 +911,7 @@ static void add_evidence(cr_tracker_t *tr, trk_t *k, const cr_detection_t *d, do
      * was taken for the 12. Seeing a stripe is near-proof, so it counts
      * only from frames sharper than that */
     if (!(streak > R)) {
-        const bool was_like = k->ev.n_fit < 3.0 || k->ev.off_avg < 0.5;
+        const bool was_like = colour_fits(&k->ev);
 
         k->ev.n_fit += 1;
         k->ev.off_avg += ((d->colour_fit < CR_VISION_COLOUR_OFF) - k->ev.off_avg) / fmin(k->ev.n_fit, OFF_FRAMES);
@@ -1736,13 +1743,14 @@ static bool off_held(const trk_t *k)
     return k->off_named && hypot(k->zx - k->off_x, k->zy - k->off_y) < OFF_HOLD_MM;
 }
 
-/* Do track k's looks fit a ball's colour (in more than half of its recent
- * sharp frames, or too few seen to tell)? A hand on the cue's butt is skin,
- * which reads "surely orange" against the other classes but fits the
- * orange ball's saturation no better than two standard deviations. */
+/* Do track k's looks fit a ball's colour (colour_fits()), or is it a named
+ * ball at rest whose readings went off (off_held())? A hand on the cue's
+ * butt is skin, which reads "surely orange" against the other classes but
+ * fits the orange ball's saturation no better than two standard
+ * deviations. */
 static bool ball_like(const trk_t *k)
 {
-    return k->ev.n_fit < 3.0 || k->ev.off_avg < 0.5 || off_held(k);
+    return colour_fits(&k->ev) || off_held(k);
 }
 
 /* The id a track's own evidence points to, and by how many nats it beats

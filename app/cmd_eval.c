@@ -71,7 +71,11 @@
  *             "nearest_ms" the other side's nearest event with the same key,
  *             its time minus this one's (null when none within 1 s): a
  *             contact found but timed outside the window shows as a miss
- *             and a false event a few ms apart.
+ *             and a false event a few ms apart; "approach_mm_s"
+ *             (collisions and cushions) how fast the truth balls closed
+ *             on the contact over the last two truth frames before it (a
+ *             cushion's ball toward its rail, two balls toward each other;
+ *             null without --positions).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -516,6 +520,8 @@ static json_t *json_unmatched(const cr_eval_result_t *r)
         bad |= jset(e, "shot", u->shot >= 0 ? json_integer(u->shot) : json_null());
         bad |= json_unmatched_key(e, u);
         bad |= jset(e, "nearest_ms", jnum(u->nearest_ms, 1e3));
+        if (u->type == CR_EV_COLLISION || u->type == CR_EV_CUSHION)
+            bad |= jset(e, "approach_mm_s", jnum(u->approach_mm_s, 10.0));
         bad |= json_array_append_new(a, e) != 0;
     }
     if (bad) {
@@ -610,7 +616,7 @@ static const char *fmt_ball(int id, char buf[16])
 /* --list: every unmatched contact, pocket, off-table and foul line, a line each. */
 static void print_unmatched(FILE *f, const cr_eval_result_t *r)
 {
-    char a[CR_CODE_LEN + 8], b[32], near[32];
+    char a[CR_CODE_LEN + 8], b[32], near[32], appr[48];
     int i, n = 0;
 
     for (i = 0; i < r->n_unmatched; i++) {
@@ -637,9 +643,12 @@ static void print_unmatched(FILE *f, const cr_eval_result_t *r)
             snprintf(b, sizeof b, "-%d", u->k2);
         else
             snprintf(b, sizeof b, "%s%s", what ? " " : "", what ? what : "");
-        fprintf(f, "  %-6s %-9s %12.3f s  shot %-4d %s%-14s%s  nearest same-key on the other side: %s\n",
+        appr[0] = '\0';
+        if (isfinite(u->approach_mm_s))
+            snprintf(appr, sizeof appr, "; approach %.0f mm/s", round(u->approach_mm_s) + 0.0); /* no "-0" */
+        fprintf(f, "  %-6s %-9s %12.3f s  shot %-4d %s%-14s%s  nearest same-key on the other side: %s%s\n",
                 u->missed ? "missed" : "false", cr_event_type_name(u->type), u->t, u->shot, a, b,
-                u->in_break ? "  (break)" : "", near);
+                u->in_break ? "  (break)" : "", near, appr);
     }
 }
 

@@ -1333,6 +1333,7 @@ static int cr_add_unmatched(cr_run_t *s, cr_event_type_t type, bool truth, const
         e->k2 = t[i].k2;
         snprintf(e->code, sizeof e->code, "%s", t[i].code);
         e->nearest_ms = isnan(best) ? NAN : 1000.0 * best;
+        e->approach_mm_s = NAN;
         r->n_unmatched++;
     }
     return CR_OK;
@@ -1790,6 +1791,82 @@ static double cr_truth_speed(const cr_eval_positions_t *tp, size_t f, const cr_p
     return best;
 }
 
+/* Ball id's truth position in frame f (visible or not: a truth row is
+ * where the ball is); false when the frame has none. */
+static bool cr_truth_pos_at(const cr_eval_positions_t *tp, size_t f, int id, double *x, double *y)
+{
+    const cr_pos_frame_t *fr = &tp->frames[f];
+
+    for (size_t i = fr->first; i < fr->first + fr->n; i++)
+        if (tp->rows[i].id == id) {
+            *x = tp->rows[i].x;
+            *y = tp->rows[i].y;
+            return true;
+        }
+    return false;
+}
+
+/* Ball id's truth position and velocity over the last two truth frames
+ * before t; false when there are not two, or the ball is not in both. */
+static bool cr_truth_motion_before(const cr_eval_positions_t *tp, double t, int id, double p[2], double v[2])
+{
+    size_t lo = 0, hi = tp->n_frames;
+    double x0, y0, dt;
+
+    /* the first frame at or after t: lo */
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+
+        if (tp->frames[mid].t < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < 2)
+        return false;
+    dt = tp->frames[lo - 1].t - tp->frames[lo - 2].t;
+    if (!(dt > 0.0) || !cr_truth_pos_at(tp, lo - 2, id, &x0, &y0) ||
+        !cr_truth_pos_at(tp, lo - 1, id, &p[0], &p[1]))
+        return false;
+    v[0] = (p[0] - x0) / dt;
+    v[1] = (p[1] - y0) / dt;
+    return true;
+}
+
+/* cr_eval_unmatched_t.approach_mm_s of each unmatched contact. */
+static void cr_unmatched_approach(cr_eval_result_t *r, const cr_eval_positions_t *tp)
+{
+    for (int i = 0; i < r->n_unmatched; i++) {
+        cr_eval_unmatched_t *u = &r->unmatched[i];
+        double p[2], v[2], q[2], w[2];
+
+        if (u->type == CR_EV_CUSHION && cr_truth_motion_before(tp, u->t, u->k1, p, v)) {
+            switch ((cr_rail_t)u->k2) {
+            case CR_RAIL_HEAD:
+                u->approach_mm_s = -v[0];
+                break;
+            case CR_RAIL_FOOT:
+                u->approach_mm_s = v[0];
+                break;
+            case CR_RAIL_LEFT:
+                u->approach_mm_s = -v[1];
+                break;
+            case CR_RAIL_RIGHT:
+                u->approach_mm_s = v[1];
+                break;
+            default:
+                break;
+            }
+        } else if (u->type == CR_EV_COLLISION && cr_truth_motion_before(tp, u->t, u->k1, p, v) &&
+                   cr_truth_motion_before(tp, u->t, u->k2, q, w)) {
+            const double dx = q[0] - p[0], dy = q[1] - p[1], d = hypot(dx, dy);
+
+            if (d > 0.0)
+                u->approach_mm_s = -((w[0] - v[0]) * dx + (w[1] - v[1]) * dy) / d;
+        }
+    }
+}
+
 /* Summaries of one class: its errors are err[0..n). */
 static void cr_pos_class_end(cr_eval_pos_class_t *c, double *err, size_t n)
 {
@@ -2113,6 +2190,8 @@ int cr_eval_score(const cr_eval_t *e, const cr_eval_positions_t *truth_pos, cons
         rc = cr_score_pockets_by_shot(&s);
     if (rc == CR_OK && truth_pos && cand_pos)
         rc = cr_score_positions(&s, truth_pos, cand_pos);
+    if (rc == CR_OK && truth_pos)
+        cr_unmatched_approach(s.r, truth_pos);
     if (rc != CR_OK)
         goto fail;
     cr_run_free(&s);

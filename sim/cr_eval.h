@@ -174,6 +174,15 @@ typedef struct {
     char code[CR_CODE_LEN]; /* a foul's code, "" otherwise */
     double nearest_ms; /* the other side's nearest same-key event minus this
                           one, ms; NAN when none within CR_EVAL_NEAREST_S */
+    /* a collision's or a cushion's speed of approach by the truth positions
+     * (given to cr_eval_score()), over the last two truth frames before t:
+     * a cushion's ball toward its rail, a collision's two balls toward
+     * each other along the line between them, mm/s (negative: moving
+     * apart); NAN for the other types, without truth positions, or when
+     * a ball is in neither frame. A contact timed off at a slow approach
+     * is one that position noise alone puts frames off (a millimetre is
+     * 20 ms at 50 mm/s) */
+    double approach_mm_s;
 } cr_eval_unmatched_t;
 
 typedef struct {

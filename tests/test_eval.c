@@ -1306,6 +1306,72 @@ static void test_positions_unmatched_frames(void)
     cr_eval_positions_destroy(cp);
 }
 
+/* The speed of approach of an unmatched contact, from the truth positions
+ * over the two frames before it: 4 frames at 60 fps from 10 s, the cue ball
+ * rolling into the foot rail at 600 mm/s, the 2 rolling at 300 mm/s along
+ * x into the resting 1. Missed: the foot cushion and the collision; false:
+ * a head cushion (the ball moving away from it) and a foot cushion before
+ * the second frame (no two frames before it). */
+static void test_unmatched_approach(void)
+{
+    cr_eval_positions_t *tp;
+    cr_eval_result_t *r = NULL;
+    cr_event_t truth[3], cand[3];
+    char text[1024], *p = text;
+    int f, i, seen = 0;
+
+    truth[0] = make_event(CR_EV_STROKE, 9.9);
+    truth[1] = make_event(CR_EV_CUSHION, 10.06);
+    truth[1].ball = 0, truth[1].rail = CR_RAIL_FOOT;
+    truth[2] = make_event(CR_EV_COLLISION, 10.06);
+    truth[2].a = 2, truth[2].b = 1;
+    cand[0] = truth[0];
+    cand[1] = make_event(CR_EV_CUSHION, 10.06);
+    cand[1].ball = 0, cand[1].rail = CR_RAIL_HEAD;
+    cand[2] = make_event(CR_EV_CUSHION, 10.01);
+    cand[2].ball = 0, cand[2].rail = CR_RAIL_FOOT;
+    p += sprintf(p, "frame,t,id,x,y,visible\n");
+    for (f = 0; f < 4; f++) {
+        double t = 10.0 + f / 60.0;
+
+        p += sprintf(p, "%d,%.6f,0,%.3f,300,1\n", f, t, 2400.0 + 10.0 * f);
+        p += sprintf(p, "%d,%.6f,1,1000,600,1\n", f, t);
+        p += sprintf(p, "%d,%.6f,2,%.3f,600,1\n", f, t, 900.0 + 5.0 * f);
+    }
+    CU_ASSERT_EQUAL_FATAL(cr_eval_positions_create(true, &tp), CR_OK);
+    CU_ASSERT_EQUAL_FATAL(add_csv(tp, text, NULL, 0), CR_OK);
+    CU_ASSERT_EQUAL_FATAL(cr_eval_run(NULL, truth, 3, cand, 3, tp, NULL, &r), CR_OK);
+    CU_ASSERT_EQUAL_FATAL(r->n_unmatched, 4);
+    for (i = 0; i < r->n_unmatched; i++) {
+        const cr_eval_unmatched_t *u = &r->unmatched[i];
+
+        if (u->type == CR_EV_CUSHION && u->missed) {
+            CU_ASSERT_DOUBLE_EQUAL(u->approach_mm_s, 600.0, 0.05); /* times to the microsecond */
+            seen |= 1;
+        } else if (u->type == CR_EV_COLLISION) {
+            CU_ASSERT_TRUE(u->missed);
+            CU_ASSERT_DOUBLE_EQUAL(u->approach_mm_s, 300.0, 0.05); /* times to the microsecond */
+            seen |= 2;
+        } else if (u->type == CR_EV_CUSHION && u->k2 == CR_RAIL_HEAD) {
+            CU_ASSERT_DOUBLE_EQUAL(u->approach_mm_s, -600.0, 0.05); /* times to the microsecond */
+            seen |= 4;
+        } else if (u->type == CR_EV_CUSHION) {
+            CU_ASSERT_DOUBLE_EQUAL(u->t, 10.01, 1e-9);
+            CU_ASSERT_TRUE(isnan(u->approach_mm_s));
+            seen |= 8;
+        }
+    }
+    CU_ASSERT_EQUAL(seen, 15);
+    cr_eval_result_destroy(r);
+    /* without truth positions, none */
+    CU_ASSERT_EQUAL_FATAL(cr_eval_run(NULL, truth, 3, cand, 3, NULL, NULL, &r), CR_OK);
+    CU_ASSERT_EQUAL_FATAL(r->n_unmatched, 4);
+    for (i = 0; i < r->n_unmatched; i++)
+        CU_ASSERT_TRUE(isnan(r->unmatched[i].approach_mm_s));
+    cr_eval_result_destroy(r);
+    cr_eval_positions_destroy(tp);
+}
+
 /* A ball the candidate holds hidden ("hidden": true, where it was last seen)
  * is no detection: it neither finds the truth ball nor is a false one; it is
  * counted apart, and whether it is held where its ball is. */
@@ -1475,6 +1541,7 @@ int cr_test_register_eval(void)
         !CU_add_test(s, "positions with wrong ids", test_positions_identity) ||
         !CU_add_test(s, "positions: two balls exchanging numbers", test_positions_swaps) ||
         !CU_add_test(s, "positions: unmatched frames", test_positions_unmatched_frames) ||
+        !CU_add_test(s, "positions: unmatched contacts' approach", test_unmatched_approach) ||
         !CU_add_test(s, "positions: held hidden balls", test_positions_held) ||
         !CU_add_test(s, "positions CSV is strict", test_csv_strict) ||
         !CU_add_test(s, "outside break clusters", test_outside_break))

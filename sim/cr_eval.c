@@ -1840,23 +1840,12 @@ static void cr_unmatched_approach(cr_eval_result_t *r, const cr_eval_positions_t
         cr_eval_unmatched_t *u = &r->unmatched[i];
         double p[2], v[2], q[2], w[2];
 
-        if (u->type == CR_EV_CUSHION && cr_truth_motion_before(tp, u->t, u->k1, p, v)) {
-            switch ((cr_rail_t)u->k2) {
-            case CR_RAIL_HEAD:
-                u->approach_mm_s = -v[0];
-                break;
-            case CR_RAIL_FOOT:
-                u->approach_mm_s = v[0];
-                break;
-            case CR_RAIL_LEFT:
-                u->approach_mm_s = -v[1];
-                break;
-            case CR_RAIL_RIGHT:
-                u->approach_mm_s = v[1];
-                break;
-            default:
-                break;
-            }
+        if (u->type == CR_EV_CUSHION && u->k2 >= 0 && u->k2 < CR_RAIL_COUNT &&
+            cr_truth_motion_before(tp, u->t, u->k1, p, v)) {
+            /* toward the rail: head x = 0, foot x = L, left y = 0, right y = W */
+            static const double toward[CR_RAIL_COUNT][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+
+            u->approach_mm_s = toward[u->k2][0] * v[0] + toward[u->k2][1] * v[1];
         } else if (u->type == CR_EV_COLLISION && cr_truth_motion_before(tp, u->t, u->k1, p, v) &&
                    cr_truth_motion_before(tp, u->t, u->k2, q, w)) {
             const double dx = q[0] - p[0], dy = q[1] - p[1], d = hypot(dx, dy);
